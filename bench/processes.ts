@@ -1,0 +1,148 @@
+// Child processes for the bench: nekton as a user runs it (the built `bin/nekton`), baselines, and
+// the small waits and probes around them.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..');
+export const NEKTON_BIN = join(ROOT, 'bin', 'nekton');
+
+const devNull = () => openSync('/dev/null', 'w');
+
+/** Runs a command to completion with stdout into /dev/null; resolves the seconds it took. */
+export function timeCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    let stderr = '';
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', devNull(), 'pipe'],
+    });
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-400)}`));
+      else resolve(seconds);
+    });
+  });
+}
+
+/** `node bin/nekton ...args` to completion; resolves seconds. */
+export const timeNekton = (args: string[]) => timeCommand(process.execPath, [NEKTON_BIN, ...args]);
+
+export interface Background {
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running process; `stop()` sends SIGTERM, then SIGKILL after 5 s. */
+export function startBackground(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Background {
+  let stderr = '';
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export const startNekton = (args: string[], nodeFlags: string[] = []) =>
+  startBackground(process.execPath, [...nodeFlags, NEKTON_BIN, ...args]);
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `url` until it answers below 500 (GET, or POST of `body`), or fails after `timeoutMs`. */
+export async function waitForHttp(
+  url: string,
+  proc: Background,
+  timeoutMs = 20_000,
+  body?: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null)
+      throw new Error(`exited ${proc.child.exitCode}: ${proc.stderr().slice(-400)}`);
+    try {
+      const res = await fetch(url, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(2000),
+      });
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms: ${proc.stderr().slice(-400)}`);
+}
+
+/** Resident memory of a process in KiB, from /proc/<pid>/status (Linux). */
+export function rssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]);
+}
+
+/** Which components the built nekton registers, from `nekton list` (so a bench never runs stale code). */
+let listed: Promise<string> | null = null;
+export async function isRegistered(
+  kind: 'inputs' | 'outputs' | 'processors',
+  name: string,
+): Promise<boolean> {
+  listed ??= new Promise((resolve, reject) => {
+    let out = '';
+    const child = spawn(process.execPath, [NEKTON_BIN, 'list'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', () => resolve(out));
+  });
+  const text = await listed;
+  const section = text.split(/\n(?=\S)/).find((s) => s.startsWith(`${kind}:`)) ?? '';
+  return section.split('\n').some((line) => line.trim() === `- ${name}`);
+}

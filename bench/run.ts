@@ -1,0 +1,57 @@
+// `npm run bench [-- --json] [-- --readme] [-- --runs N] [-- --only W2,W6]`: every workload against its
+// baselines in the same run; prints the table, optionally writes bench/results/<date>.json and the
+// README's bench block.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measure, type Workload, type WorkloadResult } from './harness.js';
+import { machine, machineLine, table, writeJson, writeReadme } from './report.js';
+import { w1Lines } from './workloads/w1_lines.js';
+import { w2Mapping } from './workloads/w2_mapping.js';
+import { w3Http } from './workloads/w3_http.js';
+import { w4Amqp, w4Redis } from './workloads/w4_brokers.js';
+import { w5FanOut } from './workloads/w5_fan_out.js';
+import { w6Streams } from './workloads/w6_streams.js';
+
+const args = process.argv.slice(2);
+const flagValue = (flag: string) => {
+  const i = args.indexOf(flag);
+  const inline = args.find((a) => a.startsWith(`${flag}=`));
+  return inline ? inline.slice(flag.length + 1) : i >= 0 ? args[i + 1] : undefined;
+};
+const runs = Math.max(3, Number(flagValue('--runs') ?? 3));
+const only = (flagValue('--only') ?? '')
+  .split(',')
+  .map((s) => s.trim().toUpperCase())
+  .filter(Boolean);
+
+const workDir = mkdtempSync(join(tmpdir(), 'nekton-bench-'));
+const workloads: Workload[] = [
+  w1Lines(workDir),
+  w2Mapping(workDir),
+  w3Http(workDir),
+  w4Redis(workDir),
+  w4Amqp(workDir),
+  w5FanOut(workDir),
+  w6Streams(workDir),
+];
+
+const started = Date.now();
+const results: WorkloadResult[] = [];
+try {
+  for (const w of workloads) {
+    if (only.length > 0 && !only.includes(w.id)) continue;
+    process.stderr.write(`${w.title}: ${w.describes} (${runs} runs each)\n`);
+    results.push(await measure(w, runs));
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+const m = machine();
+process.stdout.write(`\nnekton bench — ${machineLine(m)}, median of ${runs} runs\n\n${table(results)}\n`);
+process.stdout.write(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+if (args.includes('--json')) process.stdout.write(`wrote ${writeJson(results, m, runs)}\n`);
+if (args.includes('--readme')) {
+  writeReadme(results, m, runs);
+  process.stdout.write('rewrote the README bench block\n');
+}

@@ -1,0 +1,67 @@
+// Arithmetic with the reference's int64/float64 rules: integer operands stay integers (bigint
+// beyond 2^53, wrapping like int64), any float operand makes a float, `/` always divides as floats.
+import { BloblangError } from './library.js';
+import { bytesToString, normaliseInt, stringToBytes, wrapInt64 } from './value.js';
+
+type Num = number | bigint;
+
+function isInt(v: Num): boolean {
+  return typeof v === 'bigint' || Number.isInteger(v);
+}
+
+function bigOp(a: Num, b: Num, op: (x: bigint, y: bigint) => bigint): Num {
+  return normaliseInt(wrapInt64(op(BigInt(a), BigInt(b))));
+}
+
+export function addNumbers(a: Num, b: Num): Num {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (Number.isSafeInteger(r) || !Number.isInteger(a) || !Number.isInteger(b)) return r;
+    return bigOp(a, b, (x, y) => x + y);
+  }
+  if (isInt(a) && isInt(b)) return bigOp(a, b, (x, y) => x + y);
+  return Number(a) + Number(b);
+}
+
+export function subNumbers(a: Num, b: Num): Num {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a - b;
+    if (Number.isSafeInteger(r) || !Number.isInteger(a) || !Number.isInteger(b)) return r;
+    return bigOp(a, b, (x, y) => x - y);
+  }
+  if (isInt(a) && isInt(b)) return bigOp(a, b, (x, y) => x - y);
+  return Number(a) - Number(b);
+}
+
+export function mulNumbers(a: Num, b: Num): Num {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a * b;
+    if (Number.isSafeInteger(r) || !Number.isInteger(a) || !Number.isInteger(b)) return r;
+    return bigOp(a, b, (x, y) => x * y);
+  }
+  if (isInt(a) && isInt(b)) return bigOp(a, b, (x, y) => x * y);
+  return Number(a) * Number(b);
+}
+
+export function divNumbers(a: Num, b: Num): Num {
+  const d = Number(b);
+  if (d === 0) throw new BloblangError('attempted to divide by zero');
+  return Number(a) / d;
+}
+
+export function modNumbers(a: Num, b: Num): Num {
+  const x = typeof a === 'bigint' ? a : BigInt(Math.trunc(a));
+  const y = typeof b === 'bigint' ? b : BigInt(Math.trunc(b));
+  if (y === 0n) throw new BloblangError('attempted to divide by zero');
+  return normaliseInt(x % y);
+}
+
+/** `+` on strings and bytes concatenates; the result is bytes when the left side is. */
+export function concat(a: string | Uint8Array, b: string | Uint8Array): string | Uint8Array {
+  if (typeof a === 'string') return a + (typeof b === 'string' ? b : bytesToString(b));
+  const bb = typeof b === 'string' ? stringToBytes(b) : b;
+  const out = new Uint8Array(a.byteLength + bb.byteLength);
+  out.set(a, 0);
+  out.set(bb, a.byteLength);
+  return out;
+}

@@ -1,0 +1,75 @@
+// Functions that read the environment or the clock: env, file, file_rel, hostname, now, timestamp_unix*.
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { registerFunction, Timestamp } from '../library.js';
+import { argString, fail, p } from '../methods/support.js';
+import { formatTimestamp, normaliseInt } from '../value.js';
+
+const envCache = new Map<string, string | null>();
+
+registerFunction({
+  name: 'env',
+  impure: true,
+  params: [p.str('name'), p.bool('no_cache', { default: false })],
+  impl(a) {
+    const name = argString(a, 0);
+    if (a[1] !== true && envCache.has(name)) return envCache.get(name) ?? null;
+    const v = process.env[name] ?? null;
+    envCache.set(name, v);
+    return v;
+  },
+});
+
+const fileCache = new Map<string, Uint8Array>();
+
+function readFile(path: string, noCache: boolean): Uint8Array {
+  const full = resolve(path);
+  if (!noCache) {
+    const hit = fileCache.get(full);
+    if (hit) return hit;
+  }
+  let data: Uint8Array;
+  try {
+    data = new Uint8Array(readFileSync(full));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file or directory' : (e as Error).message;
+    throw fail(`open ${path}: ${reason}`);
+  }
+  if (!noCache) fileCache.set(full, data);
+  return data;
+}
+
+for (const name of ['file', 'file_rel']) {
+  registerFunction({
+    name,
+    impure: true,
+    params: [p.str('path'), p.bool('no_cache', { default: false })],
+    impl: (a) => readFile(argString(a, 0), a[1] === true),
+  });
+}
+
+registerFunction({ name: 'hostname', impure: true, params: [], impl: () => hostname() });
+
+const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+
+/** The zone `now()` is shown in: the process's local zone (TZ), like Go's time.Now(). */
+const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+registerFunction({
+  name: 'now',
+  impure: true,
+  params: [],
+  impl: () => formatTimestamp(new Timestamp(nowNs(), localZone)),
+});
+
+const unixFunctions: Array<[string, bigint]> = [
+  ['timestamp_unix', 1_000_000_000n],
+  ['timestamp_unix_milli', 1_000_000n],
+  ['timestamp_unix_micro', 1000n],
+  ['timestamp_unix_nano', 1n],
+];
+for (const [name, div] of unixFunctions) {
+  registerFunction({ name, impure: true, params: [], impl: () => normaliseInt(nowNs() / div) });
+}

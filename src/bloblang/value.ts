@@ -1,0 +1,488 @@
+// General value utilities shared by the Bloblang compiler and its function/method catalogue:
+// type names, equality, ordering, numeric coercion, `.string()` rules and Go-style JSON output.
+import { BloblangError, DELETED, NOTHING, Timestamp, type Value } from './library.js';
+
+export { BloblangError, DELETED, NOTHING, Timestamp, type Value };
+
+/** What an expression can evaluate to: a value or one of the two sentinels. */
+export type Result = Value | typeof DELETED | typeof NOTHING;
+
+export type ValueObject = { [key: string]: Value };
+
+/** Nesting deeper than this is refused instead of overflowing the stack. */
+export const MAX_DEPTH = 2000;
+
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+
+export function isObject(v: unknown): v is ValueObject {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof Uint8Array) &&
+    !(v instanceof Timestamp)
+  );
+}
+
+export function isNumber(v: unknown): v is number | bigint {
+  return typeof v === 'number' || typeof v === 'bigint';
+}
+
+/** True for a number holding an integer (bigint always is). */
+export function isInteger(v: unknown): v is number | bigint {
+  return typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
+}
+
+export function isDeleted(v: unknown): v is typeof DELETED {
+  return v === DELETED;
+}
+
+export function isNothing(v: unknown): v is typeof NOTHING {
+  return v === NOTHING;
+}
+
+/** The type name as Bloblang's `type()` reports it. */
+export function typeName(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'bigint':
+      return 'number';
+    case 'boolean':
+      return 'bool';
+    case 'symbol':
+      return v === DELETED ? 'delete' : 'nothing';
+  }
+  if (Array.isArray(v)) return 'array';
+  if (v instanceof Uint8Array) return 'bytes';
+  if (v instanceof Timestamp) return 'timestamp';
+  return 'object';
+}
+
+/** Brings a bigint back to a plain number when that is exact. */
+export function normaliseInt(b: bigint): number | bigint {
+  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+}
+
+/** Wraps an integer to int64 like Go's arithmetic does. */
+export function wrapInt64(b: bigint): bigint {
+  if (b >= INT64_MIN && b <= INT64_MAX) return b;
+  return BigInt.asIntN(64, b);
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+
+/** Go's %q-like quoting for values shown inside error messages. */
+export function quoteForError(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** How a scalar is shown in parentheses after a type error; empty for non-scalars. */
+export function describeScalar(v: unknown): string {
+  if (typeof v === 'string') return quoteForError(v);
+  if (v instanceof Uint8Array) return quoteForError(bytesToString(v));
+  if (typeof v === 'number' || typeof v === 'bigint') return formatNumber(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v instanceof Timestamp) return formatTimestamp(v);
+  return '';
+}
+
+function joinExpected(expected: readonly string[]): string {
+  if (expected.length === 0) return 'unexpected value';
+  let out = 'expected ';
+  for (let i = 0; i < expected.length; i++) {
+    if (i > 0) out += expected.length > 2 && i < expected.length - 1 ? ', ' : ' or ';
+    out += expected[i];
+  }
+  return `${out} value`;
+}
+
+/**
+ * A value of the wrong type. The compiler fills `from` with a description of the expression
+ * that produced the value (e.g. "field `this.a`"), giving the reference's message shape:
+ * `expected number value, got string from field `this.a` ("foo")`.
+ */
+export class TypeMismatchError extends BloblangError {
+  constructor(
+    readonly expected: readonly string[],
+    readonly actual: unknown,
+    readonly from = '',
+  ) {
+    super(TypeMismatchError.render(expected, actual, from));
+  }
+
+  static render(expected: readonly string[], actual: unknown, from: string): string {
+    let msg = `${joinExpected(expected)}, got ${typeName(actual)}`;
+    if (from) msg += ` from ${from}`;
+    const shown = describeScalar(actual);
+    if (shown) msg += ` (${shown})`;
+    return msg;
+  }
+
+  withFrom(from: string): TypeMismatchError {
+    return this.from ? this : new TypeMismatchError(this.expected, this.actual, from);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Coercion
+
+export function expectString(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint8Array) return bytesToString(v);
+  throw new TypeMismatchError(['string'], v);
+}
+
+export function expectNumber(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  throw new TypeMismatchError(['number'], v);
+}
+
+/** An integer as int64 semantics want it: a safe number or a bigint. Floats are truncated. */
+export function expectInt(v: unknown): number | bigint {
+  if (typeof v === 'bigint') return normaliseInt(v);
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new BloblangError(`cannot convert ${formatNumber(v)} to an integer`);
+    const t = Math.trunc(v);
+    return Number.isSafeInteger(t) ? t : normaliseInt(wrapInt64(BigInt(t)));
+  }
+  throw new TypeMismatchError(['number'], v);
+}
+
+export function expectBool(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  throw new TypeMismatchError(['bool'], v);
+}
+
+export function expectArray(v: unknown): Value[] {
+  if (Array.isArray(v)) return v;
+  throw new TypeMismatchError(['array'], v);
+}
+
+export function expectObject(v: unknown): ValueObject {
+  if (isObject(v)) return v;
+  throw new TypeMismatchError(['object'], v);
+}
+
+const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
+export function bytesToString(b: Uint8Array): string {
+  return utf8Decoder.decode(b);
+}
+
+export function stringToBytes(s: string): Uint8Array {
+  return utf8Encoder.encode(s);
+}
+
+/** Parses a number the way Go's strconv.ParseFloat accepts it; null when it is not a number. */
+export function parseNumberText(s: string): number | bigint | null {
+  const t = s.trim();
+  if (/^[+-]?\d+$/.test(t)) {
+    const n = Number(t);
+    if (Number.isSafeInteger(n)) return n;
+    const b = BigInt(t);
+    return b >= INT64_MIN && b <= INT64_MAX ? normaliseInt(b) : n;
+  }
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return Number(t);
+  if (/^[+-]?(inf|infinity)$/i.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
+  if (/^nan$/i.test(t)) return Number.NaN;
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+
+/** Number text as the reference prints it (Go JSON float formatting, integers verbatim). */
+export function formatNumber(n: number | bigint): string {
+  if (typeof n === 'bigint') return n.toString();
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Infinity) return '+Inf';
+  if (n === -Infinity) return '-Inf';
+  if (Object.is(n, -0)) return '-0';
+  // JS switches to exponent form at the same thresholds as Go's encoding/json (1e21, 1e-6).
+  return String(n);
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+const offsetCache = new Map<string, Intl.DateTimeFormat>();
+
+/** Offset of `zone` from UTC in minutes at the given instant. */
+export function zoneOffsetMinutes(zone: string, epochMs: number): number {
+  if (zone === 'UTC' || zone === 'Z' || zone === '') return 0;
+  const fixed = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+  if (fixed) {
+    const mins = Number(fixed[2]) * 60 + Number(fixed[3]);
+    return fixed[1] === '-' ? -mins : mins;
+  }
+  let fmt = offsetCache.get(zone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    offsetCache.set(zone, fmt);
+  }
+  const parts: Record<string, number> = {};
+  for (const p of fmt.formatToParts(new Date(epochMs))) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  const floored = Math.floor(epochMs / 1000) * 1000;
+  return Math.round((asUtc - floored) / 60000);
+}
+
+/** Broken-down wall clock of a timestamp in its own zone. */
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  nanosecond: number;
+  weekday: number;
+  offsetMinutes: number;
+}
+
+export function wallClock(ts: Timestamp): WallClock {
+  const ns = ts.epochNs;
+  let secs = ns / 1_000_000_000n;
+  let nanos = ns % 1_000_000_000n;
+  if (nanos < 0n) {
+    nanos += 1_000_000_000n;
+    secs -= 1n;
+  }
+  const epochMs = Number(secs) * 1000;
+  const offset = zoneOffsetMinutes(ts.zone, epochMs);
+  const d = new Date(epochMs + offset * 60000);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    nanosecond: Number(nanos),
+    weekday: d.getUTCDay(),
+    offsetMinutes: offset,
+  };
+}
+
+/** RFC 3339 with trailing-zero-trimmed nanoseconds (Go's time.RFC3339Nano). */
+export function formatTimestamp(ts: Timestamp): string {
+  const w = wallClock(ts);
+  let out = `${String(w.year).padStart(4, '0')}-${pad2(w.month)}-${pad2(w.day)}T${pad2(w.hour)}:${pad2(w.minute)}:${pad2(w.second)}`;
+  if (w.nanosecond !== 0) out += `.${String(w.nanosecond).padStart(9, '0').replace(/0+$/, '')}`;
+  if (w.offsetMinutes === 0) return `${out}Z`;
+  const abs = Math.abs(w.offsetMinutes);
+  return `${out}${w.offsetMinutes < 0 ? '-' : '+'}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+}
+
+/** The `.string()` conversion: strings verbatim, bytes decoded, everything else as JSON. */
+export function valueToString(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint8Array) return bytesToString(v);
+  if (typeof v === 'number' || typeof v === 'bigint') return formatNumber(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof Timestamp) return formatTimestamp(v);
+  // The reference renders both sentinels as null (e.g. a `match` without a matching case).
+  if (v === DELETED || v === NOTHING) return 'null';
+  return toJson(v as Value);
+}
+
+/** The `.bytes()` conversion. */
+export function valueToBytes(v: unknown): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  return stringToBytes(valueToString(v));
+}
+
+// ---------------------------------------------------------------------------
+// JSON output
+
+const NEEDS_FIXUP = /[\u2028\u2029]/;
+
+function quoteJson(s: string): string {
+  const q = JSON.stringify(s);
+  // Go escapes the JS line terminators; JSON.stringify leaves them raw.
+  return NEEDS_FIXUP.test(q) ? q.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : q;
+}
+
+function jsonNumber(n: number | bigint): string {
+  if (typeof n === 'number' && !Number.isFinite(n)) {
+    throw new BloblangError(`json: unsupported value: ${formatNumber(n)}`);
+  }
+  return formatNumber(n);
+}
+
+function sortedKeys(o: ValueObject): string[] {
+  const keys = Object.keys(o);
+  if (keys.length > 1) keys.sort();
+  return keys;
+}
+
+function writeJson(v: unknown, depth: number, indent: string, prefix: string): string {
+  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to serialise');
+  switch (typeof v) {
+    case 'string':
+      return quoteJson(v);
+    case 'number':
+    case 'bigint':
+      return jsonNumber(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'undefined':
+      return 'null';
+    case 'symbol':
+      return 'null';
+  }
+  if (v === null) return 'null';
+  // Bytes inside a structure serialise as base64, as Go's encoding/json does for []byte.
+  if (v instanceof Uint8Array) return quoteJson(Buffer.from(v).toString('base64'));
+  if (v instanceof Timestamp) return quoteJson(formatTimestamp(v));
+  const inner = indent ? `${prefix}${indent}` : '';
+  const sep = indent ? ',\n' : ',';
+  const open = indent ? `\n${inner}` : '';
+  const close = indent ? `\n${prefix}` : '';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    let out = '[';
+    out += open;
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out += sep + (indent ? inner : '');
+      out += writeJson(v[i], depth + 1, indent, inner);
+    }
+    return `${out}${close}]`;
+  }
+  const o = v as ValueObject;
+  const keys = sortedKeys(o);
+  if (keys.length === 0) return '{}';
+  let out = '{';
+  out += open;
+  const colon = indent ? ': ' : ':';
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0) out += sep + (indent ? inner : '');
+    out += quoteJson(keys[i]) + colon + writeJson(o[keys[i]], depth + 1, indent, inner);
+  }
+  return `${out}${close}}`;
+}
+
+/** Compact JSON like Go's encoder: keys sorted, no HTML escaping, Go number formatting. */
+export function toJson(v: unknown): string {
+  return writeJson(v, 0, '', '');
+}
+
+/** Indented JSON (`format_json`), same rules as toJson. */
+export function toJsonIndented(v: unknown, indent = '    '): string {
+  return writeJson(v, 0, indent, '');
+}
+
+// ---------------------------------------------------------------------------
+// Equality and ordering
+
+function numericEqual(a: number | bigint, b: number | bigint): boolean {
+  if (typeof a === typeof b) return a === b;
+  // biome-ignore lint/suspicious/noDoubleEquals: loose equality compares bigint with number by value
+  return a == b;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Structural equality as `==` sees it: numbers by value, bytes equal strings with the same text. */
+export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true;
+  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to compare');
+  if (isNumber(a)) return isNumber(b) && numericEqual(a, b);
+  if (typeof a === 'string') return b instanceof Uint8Array && bytesToString(b) === a;
+  if (a instanceof Uint8Array) {
+    if (typeof b === 'string') return bytesToString(a) === b;
+    return b instanceof Uint8Array && bytesEqual(a, b);
+  }
+  if (a instanceof Timestamp) return b instanceof Timestamp && a.epochNs === b.epochNs;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (!isObject(a) || !isObject(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * Ordering of two values of the same comparable kind (numbers, strings/bytes, timestamps).
+ * Returns negative/zero/positive, or null when the kinds cannot be ordered.
+ */
+export function compareValues(a: unknown, b: unknown): number | null {
+  if (isNumber(a) && isNumber(b)) {
+    if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  const sa = typeof a === 'string' ? a : a instanceof Uint8Array ? bytesToString(a) : null;
+  const sb = typeof b === 'string' ? b : b instanceof Uint8Array ? bytesToString(b) : null;
+  if (sa !== null && sb !== null) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  if (a instanceof Timestamp && b instanceof Timestamp) {
+    return a.epochNs < b.epochNs ? -1 : a.epochNs > b.epochNs ? 1 : 0;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// Cloning
+
+/** Deep copy of arrays and objects; scalars, bytes and timestamps are immutable and shared. */
+export function cloneValue<T extends Value>(v: T, depth = 0): T {
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v instanceof Timestamp) return v;
+  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to copy');
+  if (Array.isArray(v)) {
+    const out = new Array<Value>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = cloneValue(v[i], depth + 1);
+    return out as T;
+  }
+  const out: ValueObject = {};
+  const o = v as ValueObject;
+  for (const k in o) setKey(out, k, cloneValue(o[k], depth + 1));
+  return out as T;
+}
+
+/** Sets an own key, treating `__proto__` as an ordinary key like JSON.parse does. */
+export function setKey(o: ValueObject, key: string, v: Value): void {
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[key] = v;
+}
+
+/** Copies only the top level of an array or object (for copy-on-write edits). */
+export function shallowClone<T extends Value>(v: T): T {
+  if (Array.isArray(v)) return v.slice() as T;
+  if (isObject(v)) return { ...(v as ValueObject) } as T;
+  return v;
+}
+
+/** Converts anything parsed from JSON or produced by JS code into a Bloblang value. */
+export function fromUnknown(v: unknown): Value {
+  if (v === undefined) return null;
+  return v as Value;
+}

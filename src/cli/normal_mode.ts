@@ -1,0 +1,74 @@
+// Normal mode: one stream from a config file, with the service-wide HTTP server, until the input
+// is exhausted (exit 0) or a signal stops it.
+import type { Logger } from 'pino';
+import { registry } from '../components/registry.js';
+import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
+import { MemoryInprocBus } from '../engine/inproc.js';
+import { createLogger } from '../engine/logger.js';
+import { ResourceManager } from '../engine/resources.js';
+import { Stream } from '../engine/stream.js';
+import { sendText } from '../http/respond.js';
+import { HttpServer } from '../http/server.js';
+import { createMetricsRegistry } from '../metrics/index.js';
+import { buildResources, type LoadedService, shutdownOnSignals } from './service.js';
+
+export async function runNormalMode(loaded: LoadedService): Promise<number> {
+  const { config } = loaded;
+  if (!config.stream) throw new Error('the config has no stream sections');
+  const logger = createLogger(loaded.logLevel ? { ...config.logger, level: loaded.logLevel } : config.logger);
+  const metrics = createMetricsRegistry({ type: config.metrics.type });
+  const http = new HttpServer({
+    config: config.http,
+    metricsHandler: metrics.handler,
+    sanitisedConfig: () => loaded.sanitised,
+    logger,
+  });
+  const resources = new ResourceManager();
+  const abort = new AbortController();
+  const env: EngineEnv = {
+    registry,
+    logger,
+    metrics,
+    resources,
+    inproc: new MemoryInprocBus(),
+    endpoints: http,
+    signal: abort.signal,
+    baseDir: loaded.baseDir,
+  };
+  await buildResources(config, new ComponentBuilder(env), resources);
+  const stream = await Stream.build(config.stream, new ComponentBuilder(env), logger, abort);
+  registerReady(http, stream);
+  await http.listen();
+  const bound = http.address();
+  if (bound)
+    logger.info(
+      `listening for HTTP requests at ${http.isTls ? 'https' : 'http'}://${bound.address}:${bound.port}`,
+    );
+
+  const stopOnSignal = shutdownOnSignals(logger, loaded, () => stream.stop(loaded.shutdownTimeoutMs));
+  await stream.run();
+  stopOnSignal.dispose();
+  await finish(logger, resources, http);
+  return 0;
+}
+
+function registerReady(http: HttpServer, stream: Stream): void {
+  http.register(
+    '/ready',
+    'Responds 200 when the input and output are connected, 503 otherwise.',
+    (_req, res) => {
+      if (stream.isReady()) return sendText(res, 200, 'OK');
+      const down = stream
+        .statuses()
+        .filter((s) => !s.connected)
+        .map((s) => `${s.path}${s.error ? ` (${s.error})` : ''}`);
+      const what = stream.active ? `not connected: ${down.join(', ')}` : 'stream terminated';
+      sendText(res, 503, `${what}\n`);
+    },
+  );
+}
+
+async function finish(logger: Logger, resources: ResourceManager, http: HttpServer): Promise<void> {
+  await resources.closeAll().catch((e) => logger.warn(`closing resources: ${String(e)}`));
+  await http.close();
+}

@@ -1,0 +1,124 @@
+// An input-side `batching` policy (the `broker` input's): transactions are read and grouped until
+// the policy flushes, and the grouped batch's ack settles every transaction that went into it.
+import type { BatchPolicy } from '../../engine/batching.js';
+import { sharedAck } from '../../engine/builder.js';
+import type { AckFn, ConnectionStatus, Input, Transaction } from '../../engine/component.js';
+import { runProcessors } from '../../engine/observed_processor.js';
+import type { Message } from '../../message/message.js';
+
+const TIMED_OUT = Symbol('timed out');
+
+export class BatchedInput implements Input {
+  /** Reads are serialised: one batch is assembled at a time. */
+  private chain: Promise<unknown> = Promise.resolve();
+  /** A read of the inner input still running when the period expired, kept for the next batch. */
+  private pendingRead: Promise<Transaction | null> | null = null;
+  private ended = false;
+  private readonly ready: Transaction[] = [];
+
+  constructor(
+    private readonly inner: Input,
+    private readonly policy: BatchPolicy,
+  ) {}
+
+  read(): Promise<Transaction | null> {
+    const next = this.chain.then(() => this.nextBatch());
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.inner.statuses();
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+    for (const p of this.policy.processors) await p.close();
+  }
+
+  private async nextBatch(): Promise<Transaction | null> {
+    for (;;) {
+      const queued = this.ready.shift();
+      if (queued) return queued;
+      const parts = await this.collect();
+      if (parts.length === 0) return null;
+      const messages: Message[] = parts.flatMap((p) => p.batch);
+      const ack = combinedAck(parts);
+      const result = runProcessors(this.policy.processors, messages);
+      const batches = result instanceof Promise ? await result : result;
+      if (batches.length === 0) {
+        await ack(null);
+        continue;
+      }
+      if (batches.length === 1) return { batch: batches[0]!, ack };
+      const shared = sharedAck({ batch: messages, ack }, batches.length);
+      for (const batch of batches) this.ready.push({ batch, ack: shared });
+    }
+  }
+
+  /** Reads transactions until the policy says flush, the period runs out, or the input ends. */
+  private async collect(): Promise<Transaction[]> {
+    const parts: Transaction[] = [];
+    let count = 0;
+    let bytes = 0;
+    let deadline = 0;
+    while (!this.ended) {
+      this.pendingRead ??= this.inner.read();
+      let txn: Transaction | null | typeof TIMED_OUT;
+      if (parts.length > 0 && this.policy.periodMs > 0) {
+        txn = await raceTimeout(this.pendingRead, deadline - Date.now());
+        if (txn === TIMED_OUT) break;
+      } else {
+        txn = await this.pendingRead;
+      }
+      this.pendingRead = null;
+      if (!txn) {
+        this.ended = true;
+        break;
+      }
+      if (parts.length === 0) deadline = Date.now() + this.policy.periodMs;
+      parts.push(txn);
+      count += txn.batch.length;
+      if (this.policy.byteSize > 0) bytes += byteSizeOf(txn.batch);
+      if (this.flushes(txn.batch, count, bytes, parts)) break;
+    }
+    return parts;
+  }
+
+  private flushes(last: Message[], count: number, bytes: number, parts: Transaction[]): boolean {
+    const { policy } = this;
+    if (policy.count > 0 && count >= policy.count) return true;
+    if (policy.byteSize > 0 && bytes >= policy.byteSize) return true;
+    if (policy.check && last.length > 0) {
+      const all = parts.flatMap((p) => p.batch);
+      try {
+        return policy.check.query(all, all.length - 1) === true;
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  }
+}
+
+function byteSizeOf(batch: Message[]): number {
+  let n = 0;
+  for (const m of batch) n += m.byteSize();
+  return n;
+}
+
+/** One ack for a grouped batch: settles every transaction in it with the same outcome. */
+function combinedAck(parts: Transaction[]): AckFn {
+  return async (err) => {
+    await Promise.all(parts.map((p) => p.ack(err)));
+  };
+}
+
+function raceTimeout<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  if (ms <= 0) return Promise.resolve(TIMED_OUT);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

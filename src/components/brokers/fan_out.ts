@@ -1,0 +1,136 @@
+// Fan-out to a set of member outputs that may change while messages flow (`broker` fan_out
+// patterns, `dynamic` output). Each write goes, as copies, to the members present when it was
+// dispatched; it succeeds once every one of them has written it and fails with the first error.
+import type { ConnectionStatus, Output } from '../../engine/component.js';
+import type { Batch } from '../../message/message.js';
+
+export interface FanOutOptions {
+  /** Write to one member after another (in insertion order) instead of all at once. */
+  sequential?: boolean;
+  /**
+   * Give each member its own copy of the batch (default). Off when every member copies what it
+   * writes itself (a `retry` wrapper does), which saves one copy per member per batch.
+   */
+  copyPerMember?: boolean;
+}
+
+interface Dispatched {
+  targets: Output[];
+  reject: (err: Error) => void;
+}
+
+export class FanOutOutput implements Output {
+  private readonly members = new Map<string, Output>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Dispatched writes not settled yet, with the members they went to. */
+  private readonly dispatched = new Set<Dispatched>();
+  /** Writes waiting for a first member (nothing is dropped while the set is empty). */
+  private memberWaiters: Array<() => void> = [];
+  private closed = false;
+
+  constructor(private readonly options: FanOutOptions = {}) {}
+
+  /** Adds or replaces a member; returns the member it replaced (the caller closes it). */
+  set(id: string, output: Output): Output | undefined {
+    if (this.closed) throw new Error('the broker is closed');
+    const old = this.members.get(id);
+    this.members.set(id, output);
+    for (const wake of this.memberWaiters.splice(0)) wake();
+    return old;
+  }
+
+  /** Takes a member out: later writes skip it. Returns it so the caller can close it. */
+  remove(id: string): Output | undefined {
+    const old = this.members.get(id);
+    this.members.delete(id);
+    return old;
+  }
+
+  has(id: string): boolean {
+    return this.members.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.members.keys()];
+  }
+
+  write(batch: Batch): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the broker is closed'));
+    // Snapshot now, synchronously: a member added later must not see this batch.
+    const written =
+      this.members.size > 0 ? this.dispatch(batch, [...this.members.values()]) : this.waitThenWrite(batch);
+    this.inFlight.add(written);
+    const forget = () => this.inFlight.delete(written);
+    written.then(forget, forget);
+    return written;
+  }
+
+  statuses(): ConnectionStatus[] {
+    return [...this.members.values()].flatMap((m) => m.statuses());
+  }
+
+  /** Lets dispatched writes finish, then closes every member. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.memberWaiters.splice(0)) wake();
+    await Promise.allSettled([...this.inFlight]);
+    const members = [...this.members.values()];
+    this.members.clear();
+    await Promise.allSettled(members.map((m) => m.close()));
+  }
+
+  private async waitThenWrite(batch: Batch): Promise<void> {
+    while (this.members.size === 0) {
+      if (this.closed) throw new Error('the broker closed before any output was added');
+      await new Promise<void>((resolve) => this.memberWaiters.push(resolve));
+    }
+    return this.dispatch(batch, [...this.members.values()]);
+  }
+
+  /**
+   * Fails every unfinished write that went to `member` (taken out of the set and closed, but
+   * still holding writes): their upstream acks would otherwise wait forever.
+   */
+  failPendingWrites(member: Output, err: Error): void {
+    for (const pending of this.dispatched) {
+      if (!pending.targets.includes(member)) continue;
+      this.dispatched.delete(pending);
+      pending.reject(err);
+    }
+  }
+
+  private dispatch(batch: Batch, targets: Output[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const pending: Dispatched = { targets, reject };
+      this.dispatched.add(pending);
+      this.writeAll(batch, targets).then(
+        () => {
+          this.dispatched.delete(pending);
+          resolve();
+        },
+        (err: unknown) => {
+          this.dispatched.delete(pending);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  private async writeAll(batch: Batch, targets: Output[]): Promise<void> {
+    const copy = this.options.copyPerMember === false ? (b: Batch) => b : copyOf;
+    if (this.options.sequential) {
+      for (const target of targets) await target.write(copy(batch));
+      return;
+    }
+    if (targets.length === 1) return targets[0]!.write(copy(batch));
+    // Promise.all rejects with the first failure; later outcomes are ignored.
+    const writes = new Array<Promise<void>>(targets.length);
+    for (let i = 0; i < targets.length; i++) writes[i] = targets[i]!.write(copy(batch));
+    await Promise.all(writes);
+  }
+}
+
+/** Each member gets its own copy, so what one member's processors change does not leak. */
+export function copyOf(batch: Batch): Batch {
+  return batch.map((msg) => msg.copy());
+}

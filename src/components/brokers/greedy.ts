@@ -1,0 +1,59 @@
+// `broker` greedy: each batch goes to one member, whichever is free first, as if the members pulled
+// from one shared queue (each holding one batch at a time). Faster members take more of the traffic,
+// and a member that hangs stops receiving once it holds a batch.
+import type { ConnectionStatus, Output } from '../../engine/component.js';
+import type { Batch } from '../../message/message.js';
+
+export class GreedyOutput implements Output {
+  private readonly busy: boolean[];
+  private last = -1;
+  /** Writes waiting for a free member, first come first served. */
+  private readonly waiting: Array<(index: number) => void> = [];
+
+  constructor(private readonly members: readonly Output[]) {
+    this.busy = members.map(() => false);
+  }
+
+  async write(batch: Batch): Promise<void> {
+    const free = this.freeMember();
+    const index = free ?? (await new Promise<number>((resolve) => this.waiting.push(resolve)));
+    try {
+      await this.members[index]!.write(batch);
+    } finally {
+      this.release(index);
+    }
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.members.flatMap((m) => m.statuses());
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.members.map((m) => m.close()));
+  }
+
+  /** Claims the next free member after the last one picked, or undefined when all are busy. */
+  private freeMember(): number | undefined {
+    const n = this.members.length;
+    for (let step = 1; step <= n; step++) {
+      const i = (this.last + step) % n;
+      if (!this.busy[i]) {
+        this.busy[i] = true;
+        this.last = i;
+        return i;
+      }
+    }
+    return undefined;
+  }
+
+  /** Hands a member that finished straight to the oldest waiting write. */
+  private release(index: number): void {
+    const next = this.waiting.shift();
+    if (next) {
+      this.last = index;
+      next(index);
+    } else {
+      this.busy[index] = false;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// The `nats_kv` cache: keys and values in a NATS JetStream key-value bucket.
+import type { ComponentSpec } from '../../config/spec.js';
+import type { Cache } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
+import { errorMessage } from '../../engine/errors.js';
+import { connectionName, maxReconnectsField, securityFields, urlsField } from '../nats/connection.js';
+import { bucketField, KvBucket, type NatsKvConfig } from '../nats/kv.js';
+
+export type NatsKvCacheConfig = NatsKvConfig;
+
+/** The server's answer when a create finds the key already set (JetStream "wrong last sequence"). */
+function isKeyExists(err: unknown): boolean {
+  const code = (err as { api_error?: { err_code?: number } }).api_error?.err_code;
+  return code === 10071 || /wrong last sequence|key exists/i.test(errorMessage(err));
+}
+
+export class NatsKvCache implements Cache {
+  constructor(private readonly bucket: KvBucket) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const entry = await (await this.bucket.get()).get(key);
+    // A deleted or purged key keeps a marker entry: it counts as absent.
+    return entry && entry.operation === 'PUT' ? entry.value : undefined;
+  }
+
+  /** Items expire by the bucket's own max age; a per-item TTL is not supported by the bucket. */
+  async set(key: string, value: Uint8Array): Promise<void> {
+    await (await this.bucket.get()).put(key, value);
+  }
+
+  async add(key: string, value: Uint8Array): Promise<boolean> {
+    try {
+      await (await this.bucket.get()).create(key, value);
+      return true;
+    } catch (err) {
+      if (isKeyExists(err)) return false;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await (await this.bucket.get()).delete(key);
+  }
+
+  close(): Promise<void> {
+    return this.bucket.close();
+  }
+}
+
+export const spec: ComponentSpec<NatsKvCacheConfig, Cache> = {
+  name: 'nats_kv',
+  kind: 'cache',
+  status: 'stable',
+  categories: ['Services'],
+  summary: 'Stores key/value pairs in a NATS JetStream key-value bucket.',
+  description: `The bucket must exist (for example \`nats kv add my_bucket\`). Values live as long as the bucket keeps them (its \`max_age\` and history settings); a per-operation TTL is ignored. \`add\` succeeds only when the key is absent or deleted. The connection is opened on first use; while the server cannot be reached each operation fails with an error naming the address.`,
+  fields: [urlsField(), maxReconnectsField(), bucketField(), ...securityFields()],
+  examples: [
+    {
+      title: 'Deduplicate on a key shared across instances',
+      config: `input:
+  generate:
+    count: 3
+    interval: ''
+    mapping: 'root = {"id": "order-1"}'
+pipeline:
+  processors:
+    - dedupe:
+        cache: seen
+        key: '\${! this.id }'
+output:
+  stdout: {}
+cache_resources:
+  - label: seen
+    nats_kv:
+      urls: [ nats://127.0.0.1:4222 ]
+      bucket: seen_orders
+`,
+    },
+  ],
+  build(config, ctx: BuildContext) {
+    return new NatsKvCache(new KvBucket(config, connectionName(ctx)));
+  },
+};

@@ -1,0 +1,387 @@
+// The `http_server` input: each request body becomes a message (a batch for multipart bodies);
+// the response is sent only once the message is acknowledged (200, or 502 on a nack), and
+// carries the sync response when the pipeline produced one.
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Interpolation } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
+import { type Batch, Message } from '../../message/message.js';
+import { durationMs } from '../fields/duration.js';
+import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
+import { decodeMultipart, encodeMultipart } from '../http/multipart.js';
+import { attachResponseStore, ResponseStore } from '../sync_response_store.js';
+
+export interface HttpServerInputConfig {
+  address: string;
+  path: string;
+  ws_path: string;
+  ws_welcome_message: string;
+  ws_rate_limit_message: string;
+  allowed_verbs: string[];
+  timeout: string;
+  rate_limit: string;
+  cert_file: string;
+  key_file: string;
+  cors: { enabled: boolean; allowed_origins: string[] };
+  sync_response: {
+    status: string;
+    headers: Record<string, string>;
+    metadata_headers: MetadataFilterConfig;
+  };
+  tcp?: { reuse_addr: boolean; reuse_port: boolean };
+}
+
+/** Go's canonical header form (`content-type` -> `Content-Type`), which Benthos metadata keys use. */
+export function canonicalHeaderKey(key: string): string {
+  return key.toLowerCase().replace(/(^|-)([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
+}
+
+interface PendingRequest {
+  txn: Transaction;
+  /** False once the request was answered (timeout, shutdown): a later ack changes nothing. */
+  open: boolean;
+}
+
+interface SyncResponse {
+  status: Interpolation;
+  headers: [string, Interpolation][];
+  metadataHeader: ((key: string) => boolean) | null;
+}
+
+export class HttpServerReader implements InputReader {
+  private readonly queue: PendingRequest[] = [];
+  private waiter: ((p: PendingRequest | null) => void) | null = null;
+  private closed = false;
+  private server: Server | null = null;
+  private readonly allowedVerbs: Set<string>;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly config: HttpServerInputConfig,
+    private readonly ctx: BuildContext,
+    private readonly sync: SyncResponse,
+  ) {
+    this.allowedVerbs = new Set(config.allowed_verbs.map((v) => v.toUpperCase()));
+    this.timeoutMs = durationMs(config.timeout, 'timeout');
+  }
+
+  /** The bound address of an own server (`address` set), e.g. for tests binding port 0. */
+  boundAddress(): AddressInfo | null {
+    const addr = this.server?.address();
+    return addr && typeof addr === 'object' ? addr : null;
+  }
+
+  async connect(): Promise<void> {
+    if (!this.config.address || this.server) return;
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === this.config.path) void this.handle(req, res, {});
+      else sendError(res, 404, 'Not found');
+    };
+    const server =
+      this.config.cert_file || this.config.key_file
+        ? createHttpsServer(
+            { cert: await readFile(this.config.cert_file), key: await readFile(this.config.key_file) },
+            handler,
+          )
+        : createServer(handler);
+    const { host, port } = splitAddress(this.config.address);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host, port, exclusive: !this.config.tcp?.reuse_port }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+  }
+
+  read(): Promise<Transaction | null> {
+    const next = this.queue.shift();
+    if (next) return Promise.resolve(next.txn);
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.waiter = (p) => resolve(p ? p.txn : null);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.waiter?.(null);
+    this.waiter = null;
+    const server = this.server;
+    this.server = null;
+    if (server) {
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  /** The endpoint handler (shared server or own server). */
+  async handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): Promise<void> {
+    if (this.config.cors.enabled && this.applyCors(req, res)) return;
+    if (this.closed) return sendError(res, 503, 'Server closing');
+    if (!this.allowedVerbs.has(req.method ?? '')) return sendError(res, 405, 'Incorrect method');
+    if (this.config.rate_limit) {
+      try {
+        const wait = await this.ctx.resources.useRateLimit(this.config.rate_limit, (rl) => rl.access());
+        if (wait > 0) {
+          res.setHeader('Retry-After', String(Math.floor(wait / 1000)));
+          return sendError(res, 429, 'Too Many Requests');
+        }
+      } catch (err) {
+        this.ctx.logger.warn({ err }, 'failed to access rate limit');
+        return sendError(res, 502, 'Server error');
+      }
+    }
+    let batch: Batch;
+    try {
+      batch = messagesOf(req, await readBody(req), params);
+    } catch (err) {
+      this.ctx.logger.warn({ err }, 'request read failed');
+      return sendError(res, 400, 'Bad request');
+    }
+    const store = new ResponseStore();
+    attachResponseStore(batch, store);
+    const pending: PendingRequest = { open: true, txn: { batch, ack: async () => {} } };
+    const timer = setTimeout(() => {
+      if (!pending.open) return;
+      pending.open = false;
+      const i = this.queue.indexOf(pending);
+      if (i >= 0) this.queue.splice(i, 1);
+      sendError(res, 408, 'Request timed out');
+    }, this.timeoutMs);
+    req.once('close', () => {
+      // The client went away: answering is pointless, but an ack still settles normally.
+      if (!res.writableEnded) pending.open = false;
+    });
+    pending.txn.ack = async (err) => {
+      clearTimeout(timer);
+      if (!pending.open) return;
+      pending.open = false;
+      if (err) return sendError(res, 502, err.message);
+      this.respond(res, store);
+    };
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w(pending);
+    } else {
+      this.queue.push(pending);
+    }
+  }
+
+  private respond(res: ServerResponse, store: ResponseStore): void {
+    const results = store.messages();
+    if (results.length === 0) {
+      res.writeHead(200).end();
+      return;
+    }
+    for (const [k, v] of this.sync.headers) res.setHeader(k, v.render(results, 0));
+    const statusText = this.sync.status.render(results, 0);
+    const status = Number(statusText);
+    if (!Number.isInteger(status) || status < 100 || status > 999) {
+      this.ctx.logger.error({ status: statusText }, 'sync response status is not a number');
+      res.writeHead(502).end();
+      return;
+    }
+    for (const msg of results) {
+      if (!this.sync.metadataHeader) break;
+      for (const [k, v] of msg.metadata()) if (this.sync.metadataHeader(k)) res.setHeader(k, String(v));
+    }
+    if (results.length === 1) {
+      res.writeHead(status).end((results[0] as Message).bytes());
+      return;
+    }
+    const { body, contentType } = encodeMultipart(
+      results.map((m) => ({ headers: { 'Content-Type': 'application/octet-stream' }, body: m.bytes() })),
+    );
+    res.setHeader('Content-Type', contentType);
+    res.writeHead(status).end(body);
+  }
+
+  /** Returns true when the request was a CORS preflight and is answered. */
+  private applyCors(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    const allowed = this.config.cors.allowed_origins;
+    if (origin && (allowed.includes('*') || allowed.includes(origin))) {
+      res.setHeader('Access-Control-Allow-Origin', allowed.includes('*') ? '*' : origin);
+      res.setHeader('Vary', 'Origin');
+    }
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      res.setHeader('Access-Control-Allow-Methods', [...this.allowedVerbs].join(', '));
+      const requested = req.headers['access-control-request-headers'];
+      if (requested) res.setHeader('Access-Control-Allow-Headers', requested);
+      res.writeHead(204).end();
+      return true;
+    }
+    return false;
+  }
+}
+
+function sendError(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+}
+
+function splitAddress(address: string): { host: string | undefined; port: number } {
+  const i = address.lastIndexOf(':');
+  const host = i > 0 ? address.slice(0, i).replace(/^\[|\]$/g, '') : undefined;
+  return { host: host === '0.0.0.0' || host === '' ? undefined : host, port: Number(address.slice(i + 1)) };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+function messagesOf(req: IncomingMessage, body: Buffer, params: Record<string, string>): Batch {
+  const contentType = req.headers['content-type'] ?? 'application/octet-stream';
+  const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  const bodies = boundary ? decodeMultipart(body, boundary) : [body];
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  // One metadata map shared (copy-on-write) by every part of the request.
+  const meta = new Map<string, unknown>();
+  meta.set('http_server_user_agent', req.headers['user-agent'] ?? '');
+  meta.set('http_server_request_path', url.pathname);
+  meta.set('http_server_verb', req.method ?? '');
+  if (req.socket.remoteAddress) meta.set('http_server_remote_ip', req.socket.remoteAddress);
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined) meta.set(canonicalHeaderKey(k), Array.isArray(v) ? v[0] : v);
+  }
+  for (const [k, v] of url.searchParams)
+    if (!meta.has(k) || !url.searchParams.getAll(k).indexOf(v)) meta.set(k, v);
+  for (const [k, v] of Object.entries(params)) meta.set(k, v);
+  for (const cookie of (req.headers.cookie ?? '').split(';')) {
+    const eq = cookie.indexOf('=');
+    if (eq > 0) meta.set(cookie.slice(0, eq).trim(), cookie.slice(eq + 1).trim());
+  }
+  return bodies.map((b) => new Message(b, meta, true));
+}
+
+const a = { advanced: true };
+
+export const spec: ComponentSpec<HttpServerInputConfig, Input> = {
+  name: 'http_server',
+  kind: 'input',
+  status: 'stable',
+  categories: ['Network'],
+  summary: 'Receives messages as HTTP requests: each request body is a message, multipart bodies a batch.',
+  description:
+    'With an empty `address` the endpoints live on the shared HTTP server (under the stream id in streams mode). A request is answered once its message is delivered: 200 (or the sync response the pipeline produced with a `sync_response` output), 502 when delivery failed, 408 after `timeout`. Metadata: `http_server_user_agent`, `http_server_request_path`, `http_server_verb`, `http_server_remote_ip`, every header (first value, canonical case), query parameter, path parameter and cookie. Websocket endpoints (`ws_path`) are not served yet.',
+  fields: [
+    field.string('address', 'Listen on this address with an own server instead of the shared one.', {
+      default: '',
+      examples: ['0.0.0.0:8080'],
+    }),
+    field.string('path', 'The endpoint path for requests.', { default: '/post' }),
+    field.string('ws_path', 'The endpoint path for websocket connections.', { default: '/post/ws' }),
+    field.string('ws_welcome_message', 'Sent to each websocket client when it connects.', {
+      default: '',
+      ...a,
+    }),
+    field.string('ws_rate_limit_message', 'Sent to a websocket client that hits the rate limit.', {
+      default: '',
+      ...a,
+    }),
+    field.array(
+      field.string('allowed_verbs', 'HTTP methods accepted on `path`.', {
+        default: ['POST'],
+        examples: [['POST', 'PUT']],
+      }),
+    ),
+    field.string('timeout', 'How long a request waits for its message to be delivered before a 408.', {
+      default: '5s',
+    }),
+    field.string('rate_limit', 'A `rate_limit` resource; requests over the limit get a 429.', {
+      default: '',
+    }),
+    field.string('cert_file', 'A TLS certificate file (own server only).', { default: '', ...a }),
+    field.string('key_file', 'The TLS key file of `cert_file`.', { default: '', ...a }),
+    field.object(
+      'cors',
+      'Cross-origin resource sharing headers.',
+      [
+        field.bool('enabled', 'Whether to answer CORS requests.', { default: false, ...a }),
+        field.array(
+          field.string('allowed_origins', 'Origins allowed to send requests; `*` allows any.', {
+            default: [],
+            ...a,
+          }),
+        ),
+      ],
+      a,
+    ),
+    field.object(
+      'sync_response',
+      'How the response is built when the pipeline returns a sync response.',
+      [
+        field.string('status', 'The response status code.', {
+          default: '200',
+          interpolated: true,
+          ...a,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+          examples: ['${! meta("status").or("200") }'],
+        }),
+        field.map(
+          field.string('headers', 'Response headers.', {
+            default: { 'Content-Type': 'application/octet-stream' },
+            interpolated: true,
+            ...a,
+          }),
+        ),
+        metadataFilterField('metadata_headers', 'Metadata of the response message to send as headers.'),
+      ],
+      a,
+    ),
+    field.object(
+      'tcp',
+      'Socket options of an own server.',
+      [
+        field.bool('reuse_addr', 'Allow binding an address in TIME_WAIT.', { default: false, ...a }),
+        field.bool('reuse_port', 'Let several processes bind the same port.', { default: false, ...a }),
+      ],
+      { optional: true, ...a },
+    ),
+  ],
+  examples: [
+    {
+      title: 'An uppercasing HTTP service',
+      config: `input:
+  http_server:
+    address: 0.0.0.0:8080
+    path: /upper
+pipeline:
+  processors:
+    - mapping: 'root = content().uppercase()'
+output:
+  sync_response: {}
+`,
+    },
+  ],
+  build(config, ctx) {
+    const sync: SyncResponse = {
+      status: ctx.interpolation(config.sync_response.status, 'sync_response.status'),
+      headers: Object.entries(config.sync_response.headers).map(([k, v]) => [
+        k,
+        ctx.interpolation(v, `sync_response.headers.${k}`),
+      ]),
+      metadataHeader: metadataFilter(config.sync_response.metadata_headers),
+    };
+    const reader = new HttpServerReader(config, ctx, sync);
+    if (!config.address && config.path) {
+      ctx.registerEndpoint(config.path, 'Post a message into the stream.', (req, res, params) =>
+        reader.handle(req, res, params),
+      );
+    }
+    return ctx.wrapReader(reader);
+  },
+};

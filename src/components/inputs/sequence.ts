@@ -1,0 +1,125 @@
+// `sequence` input: reads its inputs one after another, moving to the next once the current one
+// has ended. Each input is built only when its turn comes (a file may appear meanwhile).
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { ConnectionStatus, Input, Transaction } from '../../engine/component.js';
+import type { BuildContext, ComponentConfig } from '../../engine/context.js';
+import { ConfigError } from '../../engine/errors.js';
+
+export interface SequenceInputConfig {
+  sharded_join: { type: string; id_path: string; iterations: number; merge_strategy: string };
+  inputs: ComponentConfig[];
+}
+
+export class SequenceInput implements Input {
+  private index = 0;
+  private current: Input | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  /** Earlier inputs still settling their last batches; closed in the background. */
+  private readonly retiring = new Set<Promise<void>>();
+
+  constructor(
+    private readonly inputs: readonly ComponentConfig[],
+    private readonly ctx: BuildContext,
+  ) {}
+
+  read(): Promise<Transaction | null> {
+    const next = this.chain.then(() => this.next());
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.current?.statuses() ?? [];
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const current = this.current;
+    this.current = null;
+    await current?.close();
+    await Promise.allSettled([...this.retiring]);
+  }
+
+  private async next(): Promise<Transaction | null> {
+    while (!this.closed) {
+      if (!this.current) {
+        const config = this.inputs[this.index];
+        if (!config) return null;
+        this.current = await this.ctx.buildInput(config);
+        if (this.closed) {
+          await this.current.close();
+          return null;
+        }
+      }
+      const txn = await this.current.read();
+      if (txn) return txn;
+      const finished = this.current;
+      this.current = null;
+      this.index++;
+      this.ctx.logger.info(`sequence input ${this.index} of ${this.inputs.length} has ended`);
+      const closing = finished.close().catch(() => undefined);
+      this.retiring.add(closing);
+      closing.then(() => this.retiring.delete(closing));
+    }
+    return null;
+  }
+}
+
+export const spec: ComponentSpec<SequenceInputConfig, Input> = {
+  name: 'sequence',
+  kind: 'input',
+  status: 'stable',
+  categories: ['Utility'],
+  summary: 'Reads its inputs one after another: the next one starts once the current one has ended.',
+  description: `Useful to process a backlog (files) before switching to a live source. Each message is acknowledged to the input it came from. The input ends once the last one has ended.
+
+\`sharded_join\` (joining the documents of several inputs by an id) is not implemented by nekton yet; only \`type: none\` is accepted.`,
+  fields: [
+    field.object(
+      'sharded_join',
+      'Joins documents of all inputs by an id before emitting them (only `none` is implemented).',
+      [
+        field.string('type', 'The type of join.', {
+          default: 'none',
+          advanced: true,
+          options: ['none', 'full-outer', 'outer', 'full-outter', 'outter'],
+        }),
+        field.string('id_path', 'A dot path to the id of each document.', { default: '', advanced: true }),
+        field.int('iterations', 'How many chunks the join is split into.', { default: 1, advanced: true }),
+        field.string('merge_strategy', 'How colliding fields are merged.', {
+          default: 'array',
+          advanced: true,
+          options: ['array', 'replace', 'keep'],
+        }),
+      ],
+      { advanced: true },
+    ),
+    field.array(field.component('input', 'inputs', 'The inputs, read in this order.')),
+  ],
+  examples: [
+    {
+      title: 'A backlog first, then live data',
+      config: `input:
+  sequence:
+    inputs:
+      - generate:
+          count: 2
+          interval: ''
+          mapping: 'root = {"phase": "backlog", "n": counter()}'
+      - generate:
+          count: 2
+          interval: ''
+          mapping: 'root = {"phase": "live", "n": counter()}'
+output:
+  stdout: {}
+`,
+    },
+  ],
+  build: (config, ctx) => {
+    if (config.inputs.length === 0) throw new ConfigError(`${ctx.path}: sequence needs at least one input`);
+    if (config.sharded_join.type !== 'none')
+      throw new ConfigError(`${ctx.path}: sequence.sharded_join is not supported by nekton yet`);
+    return new SequenceInput(config.inputs, ctx);
+  },
+};

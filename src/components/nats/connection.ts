@@ -1,0 +1,247 @@
+// The connection fields every NATS component shares (urls, reconnects, TLS, auth), dialing a
+// server with errors that name the address, and the mapping between NATS headers and metadata.
+import { readFile } from 'node:fs/promises';
+import {
+  type Authenticator,
+  connect,
+  headers as createHeaders,
+  credsAuthenticator,
+  jwtAuthenticator,
+  type MsgHdrs,
+  type NatsConnection,
+  type NodeConnectionOptions,
+  nkeyAuthenticator,
+} from '@nats-io/transport-node';
+import type { Interpolation } from '../../bloblang/index.js';
+import { type FieldSpec, field } from '../../config/spec.js';
+import type { BuildContext } from '../../engine/context.js';
+import type { Batch, Message } from '../../message/message.js';
+import type { MetadataFilterConfig } from '../fields/metadata.js';
+import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
+
+export interface NatsAuthConfig {
+  nkey_file?: string;
+  nkey?: string;
+  user_credentials_file?: string;
+  user_jwt?: string;
+  user_nkey_seed?: string;
+  user?: string;
+  password?: string;
+  token?: string;
+}
+
+/** The fields of every NATS component that say where and how to connect. */
+export interface NatsConnectionConfig {
+  urls: string[];
+  max_reconnects?: number;
+  tls: TlsConfig;
+  tls_handshake_first: boolean;
+  auth: NatsAuthConfig;
+}
+
+const a = { advanced: true };
+const opt = { optional: true, advanced: true };
+
+export function urlsField(): FieldSpec {
+  return field.array(
+    field.string(
+      'urls',
+      'A list of URLs to connect to. An entry holding commas is split into several URLs.',
+      {
+        examples: [['nats://127.0.0.1:4222'], ['nats://username:password@127.0.0.1:4222']],
+      },
+    ),
+  );
+}
+
+export function maxReconnectsField(): FieldSpec {
+  return field.int(
+    'max_reconnects',
+    'How many times the client library itself tries to reconnect before giving up (negative: forever). When unset, a lost connection is closed at once and nekton reconnects with its own backoff, reporting the outage on `/ready`.',
+    opt,
+  );
+}
+
+/** `tls`, `tls_handshake_first` and `auth`, in the reference's order (they follow the component's own fields). */
+export function securityFields(): FieldSpec[] {
+  return [
+    tlsField(),
+    field.bool(
+      'tls_handshake_first',
+      'Start the TLS handshake before the server sends its INFO (the server must be configured for it).',
+      { default: false, ...a },
+    ),
+    field.object(
+      'auth',
+      'Optional authentication: an NKey, a credentials file (JWT + seed), user/password or a token.',
+      [
+        field.string('nkey_file', 'A file holding an NKey seed.', {
+          ...opt,
+          examples: ['./seed.nk'],
+        }),
+        field.string('nkey', 'An NKey seed.', {
+          ...opt,
+          secret: true,
+          examples: ['UDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4'],
+        }),
+        field.string('user_credentials_file', 'A credentials file (user JWT and NKey seed).', {
+          ...opt,
+          examples: ['./user.creds'],
+        }),
+        field.string('user_jwt', 'A user JWT; needs `user_nkey_seed`.', { ...opt, secret: true }),
+        field.string('user_nkey_seed', 'The NKey seed that signs for `user_jwt`.', {
+          ...opt,
+          secret: true,
+        }),
+        field.string('user', 'A user name (with `password`).', { ...opt, examples: ['nats_user'] }),
+        field.string('password', 'The password of `user`.', {
+          ...opt,
+          secret: true,
+          examples: ['nats_password'],
+        }),
+        field.string('token', 'An authentication token.', { ...opt, secret: true }),
+      ],
+      a,
+    ),
+  ];
+}
+
+/** The reference's tracing fields; accepted so configs lint, but nekton has no tracer to feed. */
+export function tracingMapField(name: 'extract_tracing_map' | 'inject_tracing_map'): FieldSpec {
+  return field.string(
+    name,
+    'Accepted for compatibility; nekton does not propagate tracing spans yet, so this mapping is not applied.',
+    { ...opt, bloblang: true },
+  );
+}
+
+/** URLs as configured, with comma-separated entries expanded (as the reference does). */
+export function expandUrls(urls: readonly string[]): string[] {
+  return urls
+    .flatMap((u) => u.split(','))
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+}
+
+/** The address with any password hidden, for logs and errors. */
+export function redactUrl(text: string): string {
+  return text.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+}
+
+const encoder = new TextEncoder();
+
+async function authenticators(auth: NatsAuthConfig): Promise<Authenticator[]> {
+  const out: Authenticator[] = [];
+  if (auth.nkey_file)
+    out.push(nkeyAuthenticator(encoder.encode((await readFile(auth.nkey_file, 'utf8')).trim())));
+  if (auth.nkey) out.push(nkeyAuthenticator(encoder.encode(auth.nkey)));
+  if (auth.user_credentials_file) out.push(credsAuthenticator(await readFile(auth.user_credentials_file)));
+  if (auth.user_jwt || auth.user_nkey_seed) {
+    if (!auth.user_jwt || !auth.user_nkey_seed)
+      throw new Error('auth: user_jwt and user_nkey_seed must be set together');
+    out.push(jwtAuthenticator(auth.user_jwt, encoder.encode(auth.user_nkey_seed)));
+  }
+  return out;
+}
+
+/** Client options from a checked config (reads the key and certificate files it names). */
+export async function connectionOptions(
+  config: NatsConnectionConfig,
+  name: string,
+): Promise<NodeConnectionOptions> {
+  const servers = expandUrls(config.urls);
+  if (servers.length === 0) throw new Error('urls: at least one NATS server URL is required');
+  const options: NodeConnectionOptions = { servers, name, timeout: 10_000 };
+  // Unset: no silent reconnects inside the client, so the engine sees (and reports) the outage.
+  if (config.max_reconnects === undefined) options.reconnect = false;
+  else options.maxReconnectAttempts = config.max_reconnects;
+  const tls = await tlsOptions(config.tls);
+  if (tls || config.tls_handshake_first) {
+    // node:tls options pass through the client to tls.connect (ca/cert/key may be lists).
+    options.tls = { ...(tls ?? {}), handshakeFirst: config.tls_handshake_first } as NonNullable<
+      NodeConnectionOptions['tls']
+    >;
+  }
+  const auth = config.auth ?? {};
+  const auths = await authenticators(auth);
+  if (auths.length > 0) options.authenticator = auths;
+  if (auth.user) {
+    options.user = auth.user;
+    if (auth.password) options.pass = auth.password;
+  }
+  if (auth.token) options.token = auth.token;
+  return options;
+}
+
+/** Connects to the first reachable server; the error names the addresses and the reason. */
+export async function connectNats(config: NatsConnectionConfig, name: string): Promise<NatsConnection> {
+  const options = await connectionOptions(config, name);
+  const where = (options.servers as string[]).map(redactUrl).join(', ');
+  try {
+    return await connect(options);
+  } catch (err) {
+    throw new Error(`cannot connect to NATS at ${where}: ${describe(err)}`);
+  }
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  const detail =
+    cause instanceof Error && cause.message && cause.message !== err.message ? ` (${cause.message})` : '';
+  return `${err.message || err.name}${detail}`;
+}
+
+/** A connection name for server-side monitoring: the component's label, else its config path. */
+export function connectionName(ctx: BuildContext): string {
+  return `nekton ${ctx.label || ctx.path.replace(/^root\./, '')}`;
+}
+
+/** Closes a connection, ignoring the errors of one that is already gone. */
+export async function closeQuietly(nc: NatsConnection | null): Promise<void> {
+  if (!nc || nc.isClosed()) return;
+  try {
+    await nc.close();
+  } catch {
+    // already broken: nothing left to release
+  }
+}
+
+/** Every header becomes metadata (its first value), as the reference does. */
+export function headersToMetadata(msg: Message, hdrs: MsgHdrs | undefined): void {
+  if (!hdrs) return;
+  for (const key of hdrs.keys()) msg.setMeta(key, hdrs.get(key));
+}
+
+function metaText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString();
+  return JSON.stringify(value);
+}
+
+/** Headers of an outgoing message: the interpolated `headers`, then metadata the filter includes. */
+export class HeaderBuilder {
+  private readonly entries: [string, Interpolation][];
+
+  constructor(
+    headers: Record<string, string>,
+    private readonly includeMeta: ((key: string) => boolean) | null,
+    ctx: BuildContext,
+  ) {
+    this.entries = Object.entries(headers).map(([k, v]) => [k, ctx.interpolation(v, `headers.${k}`)]);
+  }
+
+  build(batch: Batch, index: number): MsgHdrs | undefined {
+    if (this.entries.length === 0 && !this.includeMeta) return undefined;
+    const hdrs = createHeaders();
+    for (const [k, v] of this.entries) hdrs.set(k, v.render(batch, index));
+    if (this.includeMeta) {
+      for (const [k, v] of (batch[index] as Message).metadata()) {
+        if (this.includeMeta(k)) hdrs.set(k, metaText(v));
+      }
+    }
+    return hdrs.keys().length > 0 ? hdrs : undefined;
+  }
+}
+
+export type { MetadataFilterConfig };

@@ -1,0 +1,67 @@
+// A NATS key-value bucket opened on first use (and again after the connection was lost), shared
+// by the `nats_kv` cache and processor.
+import { type KV, Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { type FieldSpec, field } from '../../config/spec.js';
+import { errorMessage } from '../../engine/errors.js';
+import { closeQuietly, connectNats, type NatsConnectionConfig } from './connection.js';
+
+export interface NatsKvConfig extends NatsConnectionConfig {
+  bucket: string;
+}
+
+export function bucketField(): FieldSpec {
+  return field.string('bucket', 'The name of the KV bucket.', { examples: ['my_kv_bucket'] });
+}
+
+export class KvBucket {
+  private opening: Promise<KV> | null = null;
+  private nc: NatsConnection | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly config: NatsKvConfig,
+    private readonly name: string,
+  ) {}
+
+  /** The open bucket; throws (naming the address and bucket) while it cannot be reached. */
+  get(): Promise<KV> {
+    if (this.closed) return Promise.reject(new Error('NATS KV is closed'));
+    if (this.nc?.isClosed()) {
+      this.nc = null;
+      this.opening = null;
+    }
+    if (!this.opening) {
+      this.opening = this.open().catch((err) => {
+        this.opening = null;
+        throw err;
+      });
+    }
+    return this.opening;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const opening = this.opening;
+    this.opening = null;
+    await opening?.catch(() => undefined);
+    await closeQuietly(this.nc);
+    this.nc = null;
+  }
+
+  private async open(): Promise<KV> {
+    const nc = await connectNats(this.config, this.name);
+    try {
+      const kv = await new Kvm(nc).open(this.config.bucket);
+      // open() is lazy: asking for the status proves the bucket exists.
+      await kv.status();
+      if (this.closed) throw new Error('closed while opening');
+      this.nc = nc;
+      return kv;
+    } catch (err) {
+      const server = nc.getServer();
+      await closeQuietly(nc);
+      throw new Error(`NATS KV bucket '${this.config.bucket}' at ${server}: ${errorMessage(err)}`);
+    }
+  }
+}

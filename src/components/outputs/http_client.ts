@@ -1,0 +1,191 @@
+// The `http_client` output: sends each message (or each batch, as multipart) as an HTTP request.
+import type { Interpolation } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
+import { type Batch, Message } from '../../message/message.js';
+import { type BatchingConfig, batchingField } from '../fields/batching.js';
+import { type HttpClientConfig, httpClientFields } from '../fields/http_client.js';
+import { metadataFilter } from '../fields/metadata.js';
+import { encodeMultipart, type MultipartPart } from '../http/multipart.js';
+import { type HttpRequester, type HttpResponse, HttpRequester as Requester } from '../http/requester.js';
+import { responseStoreOf } from '../sync_response_store.js';
+
+export interface MultipartFieldConfig {
+  content_type: string;
+  content_disposition: string;
+  body: string;
+}
+
+export interface HttpClientOutputConfig extends HttpClientConfig {
+  batch_as_multipart: boolean;
+  propagate_response: boolean;
+  max_in_flight: number;
+  batching: BatchingConfig;
+  multipart: MultipartFieldConfig[];
+}
+
+interface CustomPart {
+  contentType: Interpolation;
+  disposition: Interpolation;
+  body: Interpolation;
+}
+
+export class HttpClientWriter implements OutputWriter {
+  private readonly extractHeader: ((key: string) => boolean) | null;
+
+  constructor(
+    private readonly requester: HttpRequester,
+    private readonly config: HttpClientOutputConfig,
+    private readonly customParts: CustomPart[],
+  ) {
+    this.extractHeader = metadataFilter(config.extract_headers);
+  }
+
+  async connect(): Promise<void> {}
+
+  async write(batch: Batch): Promise<void> {
+    if (this.customParts.length > 0) {
+      const parts: MultipartPart[] = this.customParts.map((p) => {
+        const headers: Record<string, string> = {};
+        const type = p.contentType.render(batch, 0);
+        const disposition = p.disposition.render(batch, 0);
+        if (type) headers['Content-Type'] = type;
+        if (disposition) headers['Content-Disposition'] = disposition;
+        return { headers, body: Buffer.from(p.body.render(batch, 0)) };
+      });
+      const { body, contentType } = encodeMultipart(parts, 'form-data');
+      this.propagate(batch, 0, await this.requester.send(batch, 0, body, contentType));
+      return;
+    }
+    if (batch.length === 1) {
+      this.propagate(batch, 0, await this.requester.send(batch, 0, (batch[0] as Message).bytes()));
+      return;
+    }
+    if (this.config.batch_as_multipart) {
+      const { body, contentType } = encodeMultipart(
+        batch.map((m) => ({ headers: { 'Content-Type': 'application/octet-stream' }, body: m.bytes() })),
+      );
+      this.propagate(batch, 0, await this.requester.send(batch, 0, body, contentType));
+      return;
+    }
+    // Individual requests in parallel; any failure fails the batch so the engine retries or nacks it.
+    const results = await Promise.allSettled(batch.map((m, i) => this.requester.send(batch, i, m.bytes())));
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    results.forEach((r, i) => {
+      this.propagate(batch, i, (r as PromiseFulfilledResult<HttpResponse | null>).value);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.requester.close();
+  }
+
+  /** With propagate_response, the response answers the request that produced the message (sync response). */
+  private propagate(batch: Batch, index: number, res: HttpResponse | null): void {
+    if (!this.config.propagate_response || !res) return;
+    const store = responseStoreOf(batch[index] as Message);
+    if (!store) return;
+    const msg = new Message(res.body);
+    msg.setMeta('http_status_code', res.status);
+    if (this.extractHeader) {
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v !== undefined && this.extractHeader(k)) msg.setMeta(k, Array.isArray(v) ? v[0] : v);
+      }
+    }
+    store.add([msg]);
+  }
+}
+
+const a = { advanced: true };
+
+export const spec: ComponentSpec<HttpClientOutputConfig, Output> = {
+  name: 'http_client',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Network'],
+  summary: 'Sends messages to an HTTP server, one request per message or per batch.',
+  description:
+    'A request succeeds on a 2xx status or one listed in `successful_on`. Statuses in `drop_on` drop the message without retrying; `backoff_on` statuses are retried with an exponential backoff, other failures after `retry_period`, up to `retries` times. Batches are sent as parallel requests, or as one multipart request with `batch_as_multipart`.',
+  fields: [
+    ...httpClientFields('POST'),
+    field.bool(
+      'batch_as_multipart',
+      'Send a batch as one multipart/mixed request instead of a request per message.',
+      {
+        default: false,
+        ...a,
+      },
+    ),
+    field.bool(
+      'propagate_response',
+      'Return the response body to the input as a sync response (e.g. http_server).',
+      {
+        default: false,
+        ...a,
+      },
+    ),
+    field.int('max_in_flight', 'The most requests (batches) in flight at once.', { default: 64 }),
+    batchingField(),
+    field.array(
+      field.object(
+        'multipart',
+        'Build each request as multipart/form-data from these parts instead of the message body.',
+        [
+          field.string('content_type', 'The part content type.', {
+            default: '',
+            interpolated: true,
+            ...a,
+            examples: ['application/json'],
+          }),
+          field.string('content_disposition', 'The part content disposition.', {
+            default: '',
+            interpolated: true,
+            ...a,
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+            examples: ['form-data; name="bin"; filename=\'${! @AttachmentName }\''],
+          }),
+          field.string('body', 'The part body.', {
+            default: '',
+            interpolated: true,
+            ...a,
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+            examples: ['${! this.data.part1 }'],
+          }),
+        ],
+        { default: [], ...a },
+      ),
+    ),
+  ],
+  examples: [
+    {
+      title: 'POST each message, retrying rate-limited requests',
+      config: `input:
+  stdin: {}
+output:
+  http_client:
+    url: http://localhost:8080/ingest
+    verb: POST
+    headers:
+      Content-Type: application/json
+    retries: 5
+    backoff_on: [ 429, 503 ]
+    drop_on: [ 400 ]
+    max_in_flight: 16
+`,
+    },
+  ],
+  async build(config, ctx: BuildContext) {
+    const requester = await Requester.create(config, ctx, config.max_in_flight);
+    const customParts = config.multipart.map((p, i) => ({
+      contentType: ctx.interpolation(p.content_type, `multipart.${i}.content_type`),
+      disposition: ctx.interpolation(p.content_disposition, `multipart.${i}.content_disposition`),
+      body: ctx.interpolation(p.body, `multipart.${i}.body`),
+    }));
+    return ctx.wrapWriter(new HttpClientWriter(requester, config, customParts), {
+      maxInFlight: config.max_in_flight,
+      batching: config.batching,
+    });
+  },
+};

@@ -1,0 +1,310 @@
+// The `http_server` output: clients pull messages. A GET on `path` receives one batch, a request
+// on `stream_path` a chunked response that carries every batch as it comes, and a websocket on
+// `ws_path` one websocket message per message. A batch is acknowledged once written to a client.
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
+import { parseListenAddress } from '../../http/address.js';
+import { type CorsLayer, createCorsLayer } from '../../http/cors.js';
+import { upgradeOf } from '../../http/upgrade.js';
+import type { Batch } from '../../message/message.js';
+import { durationMs } from '../fields/duration.js';
+import { BatchHandoff, type Offer } from '../http/handoff.js';
+import { encodeMultipart } from '../http/multipart.js';
+
+export interface HttpServerOutputConfig {
+  address: string;
+  path: string;
+  stream_path: string;
+  ws_path: string;
+  allowed_verbs: string[];
+  timeout: string;
+  cert_file: string;
+  key_file: string;
+  cors: { enabled: boolean; allowed_origins: string[] };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export class HttpServerWriter implements OutputWriter {
+  private readonly handoff = new BatchHandoff();
+  private readonly allowedVerbs: Set<string>;
+  private readonly timeoutMs: number;
+  private readonly cors: CorsLayer | null;
+  private readonly wss = new WebSocketServer({ noServer: true });
+  /** Aborted on close: ends open stream responses and websocket loops. */
+  private readonly stop = new AbortController();
+  private server: Server | null = null;
+  private streamClients = 0;
+
+  constructor(private readonly config: HttpServerOutputConfig) {
+    this.allowedVerbs = new Set(config.allowed_verbs.map((v) => v.toUpperCase()));
+    this.timeoutMs = durationMs(config.timeout, 'timeout');
+    this.cors = config.cors.enabled ? createCorsLayer(config.cors) : null;
+  }
+
+  /** The endpoints to serve: path → handler, for an own server or the shared one. */
+  endpoints(): [path: string, description: string, handler: Handler][] {
+    const out: [string, string, Handler][] = [];
+    const { path, stream_path, ws_path } = this.config;
+    if (path) out.push([path, 'Read one message (batch) per request.', this.withCors(this.serveGet)]);
+    if (stream_path)
+      out.push([stream_path, 'Read a continuous stream of messages.', this.withCors(this.serveStream)]);
+    if (ws_path) out.push([ws_path, 'Read messages over a websocket.', this.serveWsRequest]);
+    return out;
+  }
+
+  /** How many stream and websocket clients are being served right now. */
+  activeStreamClients(): number {
+    return this.streamClients;
+  }
+
+  /** The bound address of an own server (`address` set), e.g. for tests binding port 0. */
+  boundAddress(): AddressInfo | null {
+    const addr = this.server?.address();
+    return addr && typeof addr === 'object' ? addr : null;
+  }
+
+  async connect(): Promise<void> {
+    if (!this.config.address || this.server) return;
+    const routes = new Map(this.endpoints().map(([p, , h]) => [p, h]));
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      const route = routes.get((req.url ?? '/').split('?')[0] ?? '/');
+      if (route) route(req, res);
+      else res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
+    };
+    const { cert_file, key_file } = this.config;
+    const server =
+      cert_file || key_file
+        ? createHttpsServer({ cert: await readFile(cert_file), key: await readFile(key_file) }, handler)
+        : createServer(handler);
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if ((req.url ?? '/').split('?')[0] === this.config.ws_path && this.config.ws_path) {
+        this.wss.handleUpgrade(req, socket, head, (ws) => void this.serveWs(ws));
+      } else socket.destroy();
+    });
+    const { host, port } = parseListenAddress(this.config.address);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err) =>
+        reject(new Error(`http_server output: listen on ${this.config.address}: ${err.message}`)),
+      );
+      server.listen({ host, port }, () => {
+        server.removeAllListeners('error');
+        resolve();
+      });
+    });
+    this.server = server;
+  }
+
+  write(batch: Batch): Promise<void> {
+    return this.handoff.offer(batch);
+  }
+
+  async close(): Promise<void> {
+    this.handoff.close(new Error('http_server output closed before a client took the message'));
+    this.stop.abort();
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+    const server = this.server;
+    this.server = null;
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  private readonly serveGet: Handler = (req, res) => {
+    if (!this.allowedVerbs.has(req.method ?? '')) return plainError(res, 405, 'Incorrect method');
+    const wait = AbortSignal.any([this.clientGone(res), AbortSignal.timeout(this.timeoutMs)]);
+    void this.handoff.take(wait).then((offer) => {
+      if (!offer) {
+        if (!res.destroyed) plainError(res, 408, 'Timed out waiting for message');
+        return;
+      }
+      if (res.destroyed) return offer.giveBack();
+      const { body, contentType } = bodyOf(offer.batch);
+      res.writeHead(200, { 'Content-Type': contentType });
+      res.end(body, () => offer.delivered());
+      res.once('close', () => offer.giveBack()); // no-op once delivered
+    });
+  };
+
+  private readonly serveStream: Handler = (req, res) => {
+    if (!this.allowedVerbs.has(req.method ?? '')) return plainError(res, 405, 'Incorrect method');
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+    res.flushHeaders();
+    const gone = this.clientGone(res);
+    void this.pump(gone, async (offer) => {
+      // A client that just went away may still be the first in line: its write never completes.
+      return new Promise<boolean>((resolve) => {
+        if (res.destroyed) return resolve(false);
+        const onClose = () => resolve(false);
+        res.once('close', onClose);
+        res.write(streamChunkOf(offer.batch), (err) => {
+          res.off('close', onClose);
+          resolve(!err);
+        });
+      });
+    }).finally(() => res.end());
+  };
+
+  private readonly serveWsRequest: Handler = (req, res) => {
+    const upgrade = upgradeOf(req);
+    if (!upgrade) return plainError(res, 426, 'Expected a websocket upgrade');
+    res.detachSocket(upgrade.socket as Socket);
+    this.wss.handleUpgrade(req, upgrade.socket, upgrade.head, (ws) => void this.serveWs(ws));
+  };
+
+  private async serveWs(ws: WebSocket): Promise<void> {
+    const closed = new AbortController();
+    ws.once('close', () => closed.abort());
+    await this.pump(AbortSignal.any([closed.signal, this.stop.signal]), async (offer) => {
+      for (const msg of offer.batch) {
+        if (ws.readyState !== ws.OPEN) return false;
+        const ok = await new Promise<boolean>((resolve) => ws.send(msg.bytes(), (err) => resolve(!err)));
+        if (!ok) return false;
+      }
+      return true;
+    });
+    if (ws.readyState === ws.OPEN) ws.close(1001, 'server closing');
+  }
+
+  /** Sends batches to one client until it goes away; a batch it failed to take goes to the next. */
+  private async pump(gone: AbortSignal, send: (offer: Offer) => Promise<boolean>): Promise<void> {
+    this.streamClients++;
+    try {
+      for (;;) {
+        const offer = await this.handoff.take(gone);
+        if (!offer) return;
+        if (await send(offer)) offer.delivered();
+        else {
+          offer.giveBack();
+          return;
+        }
+      }
+    } finally {
+      this.streamClients--;
+    }
+  }
+
+  /** Fires when the response closes (the client disconnected) or the output closes. */
+  private clientGone(res: ServerResponse): AbortSignal {
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    return AbortSignal.any([gone.signal, this.stop.signal]);
+  }
+
+  private withCors(handler: Handler): Handler {
+    const cors = this.cors;
+    if (!cors) return handler;
+    return (req, res) => {
+      if (!cors(req, res)) handler(req, res);
+    };
+  }
+}
+
+/** One message as is; a batch as multipart/mixed (as Benthos answers a GET). */
+function bodyOf(batch: Batch): { body: Uint8Array; contentType: string } {
+  if (batch.length === 1)
+    return { body: (batch[0] as Batch[number]).bytes(), contentType: 'application/octet-stream' };
+  return encodeMultipart(
+    batch.map((m) => ({ headers: { 'Content-Type': 'application/octet-stream' }, body: m.bytes() })),
+  );
+}
+
+/** As Benthos writes a stream: a single message as is, a batch joined by newlines plus one more. */
+function streamChunkOf(batch: Batch): Uint8Array {
+  if (batch.length === 1) return (batch[0] as Batch[number]).bytes();
+  const parts: Uint8Array[] = [];
+  for (const m of batch) parts.push(m.bytes(), NEWLINE);
+  return Buffer.concat(parts);
+}
+
+const NEWLINE = Buffer.from('\n');
+
+function plainError(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+}
+
+const a = { advanced: true };
+
+export const spec: ComponentSpec<HttpServerOutputConfig, Output> = {
+  name: 'http_server',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Network'],
+  summary: 'Serves messages to HTTP clients: one per GET, a continuous stream, or a websocket.',
+  description:
+    'With an empty `address` the endpoints live on the shared HTTP server (under `/<stream id>` in streams mode); otherwise on an own server at `address`. A GET (or another verb of `allowed_verbs`) on `path` waits up to `timeout` for a message and answers it (a batch as multipart/mixed), or 408. A request on `stream_path` receives every message as it comes in one chunked response (a batch as lines), and a websocket client on `ws_path` one websocket message per message. Writes block until a client takes the message, which is acknowledged once it was written to that client; a message whose client disconnects first goes to the next client. Messages still waiting at shutdown are nacked.',
+  fields: [
+    field.string('address', 'Listen on this address with an own server instead of the shared one.', {
+      default: '',
+      examples: ['0.0.0.0:8081'],
+    }),
+    field.string('path', 'The endpoint that answers each request with one message.', { default: '/get' }),
+    field.string('stream_path', 'The endpoint that streams messages in one chunked response.', {
+      default: '/get/stream',
+    }),
+    field.string('ws_path', 'The websocket endpoint.', { default: '/get/ws' }),
+    field.array(
+      field.string('allowed_verbs', 'HTTP methods accepted on `path` and `stream_path`.', {
+        default: ['GET'],
+        examples: [['GET', 'POST']],
+      }),
+    ),
+    field.string('timeout', 'How long a request on `path` waits for a message before a 408.', {
+      default: '5s',
+      ...a,
+    }),
+    field.string('cert_file', 'A TLS certificate file (own server only).', { default: '', ...a }),
+    field.string('key_file', 'The TLS key file of `cert_file`.', { default: '', ...a }),
+    field.object(
+      'cors',
+      'Cross-origin resource sharing headers.',
+      [
+        field.bool('enabled', 'Whether to answer CORS requests.', { default: false, ...a }),
+        field.array(
+          field.string('allowed_origins', 'Origins allowed to send requests; `*` allows any.', {
+            default: [],
+            ...a,
+          }),
+        ),
+      ],
+      a,
+    ),
+  ],
+  examples: [
+    {
+      title: 'Serve generated messages to pulling clients',
+      config: `input:
+  generate:
+    interval: 1s
+    mapping: 'root = {"at": now()}'
+output:
+  http_server:
+    path: /latest
+    stream_path: /latest/stream
+    ws_path: /latest/ws
+`,
+    },
+  ],
+  build(config, ctx: BuildContext) {
+    const writer = new HttpServerWriter(config);
+    if (!config.address) {
+      for (const [path, description, handler] of writer.endpoints()) {
+        ctx.registerEndpoint(path, description, handler);
+      }
+    }
+    return ctx.wrapWriter(writer);
+  },
+};

@@ -1,0 +1,189 @@
+// The `mqtt` output: publishes each message to an (interpolated) topic of an MQTT 3.1.1 broker;
+// with QoS 1/2 a batch counts as written once the broker acknowledged every message of it.
+import type { MqttClient } from 'mqtt';
+import type { Interpolation } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
+import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import type { Batch, Message } from '../../message/message.js';
+import { durationMs } from '../fields/duration.js';
+import { closeQuietly, dialMqtt, type MqttConnectionConfig, mqttConnectionFields } from '../mqtt/client.js';
+
+export interface MqttOutputConfig extends MqttConnectionConfig {
+  topic: string;
+  qos: number;
+  write_timeout: string;
+  retained: boolean;
+  retained_interpolated?: string;
+  max_in_flight: number;
+}
+
+interface Publisher {
+  client: MqttClient;
+  address: string;
+  open: boolean;
+  lostReason: string;
+  /** Rejects the writes waiting on this connection when it goes. */
+  onLost: Set<(err: NotConnectedError) => void>;
+}
+
+export class MqttWriter implements OutputWriter {
+  private readonly writeTimeoutMs: number;
+  private publisher: Publisher | null = null;
+
+  constructor(
+    private readonly config: MqttOutputConfig,
+    private readonly topic: Interpolation,
+    private readonly retained: Interpolation | null,
+  ) {
+    if (![0, 1, 2].includes(config.qos)) throw new Error(`mqtt: qos must be 0, 1 or 2, got ${config.qos}`);
+    this.writeTimeoutMs = durationMs(config.write_timeout, 'write_timeout');
+  }
+
+  /** Set by close(): a connect() still dialling then hangs up instead of keeping the link. */
+  private closed = false;
+
+  async connect(): Promise<void> {
+    await this.drop();
+    const { client, address } = await dialMqtt(this.config, { clean: true });
+    const publisher: Publisher = { client, address, open: true, lostReason: '', onLost: new Set() };
+    const lost = (why: string) => {
+      if (!publisher.open) return;
+      publisher.open = false;
+      publisher.lostReason = why;
+      const err = new NotConnectedError(`mqtt ${address}: ${why}`);
+      for (const reject of publisher.onLost) reject(err);
+    };
+    client.on('error', (err) => lost(`connection error: ${err.message}`));
+    client.on('close', () => lost('connection closed'));
+    client.on('offline', () => lost('connection lost'));
+    if (this.closed) {
+      publisher.open = false;
+      await closeQuietly(client);
+      return;
+    }
+    this.publisher = publisher;
+  }
+
+  async write(batch: Batch): Promise<void> {
+    const publisher = this.publisher;
+    if (!publisher?.open) throw this.notConnected(publisher);
+    const qos = this.config.qos as 0 | 1 | 2;
+    // Render everything first: a bad value fails the batch before anything is published.
+    const packets = batch.map((msg, i) => ({
+      topic: this.topic.render(batch, i),
+      payload: Buffer.from((msg as Message).bytes()),
+      retain: this.retained ? this.retained.render(batch, i) === 'true' : this.config.retained,
+    }));
+    const sends = packets.map((p) =>
+      publisher.client.publishAsync(p.topic, p.payload, { qos, retain: p.retain }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    let onLost: ((err: NotConnectedError) => void) | undefined;
+    const failed = new Promise<never>((_, reject) => {
+      onLost = reject;
+      publisher.onLost.add(reject);
+      if (this.writeTimeoutMs > 0)
+        timer = setTimeout(
+          () =>
+            reject(
+              publisher.open
+                ? new Error(
+                    `mqtt ${publisher.address}: publish not acknowledged within ${this.config.write_timeout}`,
+                  )
+                : this.notConnected(publisher),
+            ),
+          this.writeTimeoutMs,
+        );
+    });
+    try {
+      await Promise.race([Promise.all(sends), failed]);
+    } catch (err) {
+      if (err instanceof NotConnectedError || !publisher.open) throw this.notConnected(publisher);
+      throw err instanceof Error ? err : new Error(errorMessage(err));
+    } finally {
+      clearTimeout(timer);
+      if (onLost) publisher.onLost.delete(onLost);
+      for (const s of sends) s.catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.drop();
+  }
+
+  private notConnected(publisher: Publisher | null): NotConnectedError {
+    if (!publisher) return new NotConnectedError('mqtt: not connected');
+    return new NotConnectedError(`mqtt ${publisher.address}: ${publisher.lostReason || 'not connected'}`);
+  }
+
+  private async drop(): Promise<void> {
+    const publisher = this.publisher;
+    this.publisher = null;
+    if (!publisher) return;
+    publisher.open = false;
+    await closeQuietly(publisher.client);
+  }
+}
+
+export const spec: ComponentSpec<MqttOutputConfig, Output> = {
+  name: 'mqtt',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Services'],
+  summary: 'Publishes messages to topics of an MQTT 3.1.1 broker.',
+  description:
+    'With QoS 1 or 2 a batch is written once the broker acknowledged every message (PUBACK / PUBCOMP); QoS 0 is fire-and-forget. A write not acknowledged within `write_timeout` fails, so the input nacks it or a `retry`/`fallback` takes over; a lost connection is re-established with backoff and the batch published again.',
+  fields: [
+    ...mqttConnectionFields(),
+    field.string('topic', 'The topic to publish each message to.', {
+      interpolated: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+      examples: ['sensors/${! json("id") }/temperature'],
+    }),
+    field.int('qos', 'The QoS to publish with: 0, 1 or 2.', { default: 1 }),
+    field.string('write_timeout', 'How long to wait for the broker to acknowledge a batch.', {
+      default: '3s',
+      examples: ['1s', '500ms'],
+    }),
+    field.bool('retained', 'Publish retained messages.', { default: false }),
+    field.string(
+      'retained_interpolated',
+      'Per message `retained` flag (`true`/`false`); overrides `retained`.',
+      {
+        optional: true,
+        advanced: true,
+        interpolated: true,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+        examples: ['${! @retain.or("false") }'],
+      },
+    ),
+    field.int('max_in_flight', 'The most batches being published at once.', { default: 64 }),
+  ],
+  examples: [
+    {
+      title: 'Publish readings to a topic per device',
+      config: `input:
+  generate:
+    count: 3
+    interval: ''
+    mapping: 'root = {"id": "dev-" + counter().string(), "celsius": 21.5}'
+output:
+  mqtt:
+    urls: [ tcp://127.0.0.1:1883 ]
+    topic: 'sensors/\${! json("id") }/temperature'
+    qos: 1
+`,
+    },
+  ],
+  build(config, ctx: BuildContext) {
+    const topic = ctx.interpolation(config.topic, 'topic');
+    const retained =
+      config.retained_interpolated !== undefined && config.retained_interpolated !== ''
+        ? ctx.interpolation(config.retained_interpolated, 'retained_interpolated')
+        : null;
+    return ctx.wrapWriter(new MqttWriter(config, topic, retained), { maxInFlight: config.max_in_flight });
+  },
+};

@@ -1,0 +1,141 @@
+// The `nats` output: publishes each message to a core NATS subject. A batch counts as written
+// once the server has processed it (a flush round trip); subscribers get it at most once.
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Interpolation } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import type { Batch, Message } from '../../message/message.js';
+import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
+import {
+  closeQuietly,
+  connectionName,
+  connectNats,
+  HeaderBuilder,
+  maxReconnectsField,
+  type NatsConnectionConfig,
+  securityFields,
+  tracingMapField,
+  urlsField,
+} from '../nats/connection.js';
+
+export interface NatsOutputConfig extends NatsConnectionConfig {
+  subject: string;
+  headers: Record<string, string>;
+  metadata?: MetadataFilterConfig;
+  max_in_flight: number;
+  inject_tracing_map?: string;
+}
+
+export class NatsWriter implements OutputWriter {
+  private nc: NatsConnection | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly config: NatsOutputConfig,
+    private readonly subject: Interpolation,
+    private readonly headers: HeaderBuilder,
+    private readonly name: string,
+  ) {}
+
+  async connect(): Promise<void> {
+    const nc = await connectNats(this.config, this.name);
+    // Closed while dialing: nothing may keep the connection (or the process) alive.
+    if (this.closed) await closeQuietly(nc);
+    else this.nc = nc;
+  }
+
+  async write(batch: Batch): Promise<void> {
+    const nc = this.nc;
+    if (!nc || nc.isClosed()) throw new NotConnectedError('not connected to NATS');
+    try {
+      for (let i = 0; i < batch.length; i++) {
+        const hdrs = this.headers.build(batch, i);
+        // Too large a payload or an invalid subject throws here: the batch is nacked, not dropped.
+        nc.publish(
+          this.subject.render(batch, i),
+          (batch[i] as Message).bytes(),
+          hdrs ? { headers: hdrs } : {},
+        );
+      }
+      await nc.flush();
+    } catch (err) {
+      if (nc.isClosed()) throw new NotConnectedError(`NATS connection lost: ${errorMessage(err)}`);
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const nc = this.nc;
+    this.nc = null;
+    if (nc && !nc.isClosed()) await nc.drain().catch(() => closeQuietly(nc));
+  }
+}
+
+export const spec: ComponentSpec<NatsOutputConfig, Output> = {
+  name: 'nats',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Services'],
+  summary: 'Publishes messages to a core NATS subject.',
+  description: `Core NATS is at-most-once: a message is handed to the subscribers connected at that moment and kept nowhere else, so a subscriber that is down misses it. A batch is acknowledged once the server has received it (a flush round trip), not once a subscriber has it. Use \`nats_jetstream\` when messages must be stored.
+
+\`subject\` and the values of \`headers\` are interpolated per message; \`metadata\` adds the metadata keys it includes as headers.
+
+### Connection name
+
+The NATS connection is named after the component's label (\`nekton <label>\`).`,
+  fields: [
+    urlsField(),
+    maxReconnectsField(),
+    field.string('subject', 'The subject to publish to.', {
+      interpolated: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+      examples: ['foo.bar.baz', 'events.${! @kind }'],
+    }),
+    field.map(
+      field.string('headers', 'Explicit message headers to add to messages.', {
+        default: {},
+        interpolated: true,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+        examples: [{ 'Content-Type': 'application/json', Timestamp: '${!meta("Timestamp")}' }],
+      }),
+    ),
+    metadataFilterField('metadata', 'Which metadata keys to send as headers.', {
+      optional: true,
+      advanced: false,
+    }),
+    field.int(
+      'max_in_flight',
+      'The maximum number of messages to have in flight at a given time. Increase this to improve throughput.',
+      { default: 64 },
+    ),
+    ...securityFields(),
+    tracingMapField('inject_tracing_map'),
+  ],
+  examples: [
+    {
+      title: 'Publish to a subject per event type',
+      config: `input:
+  generate:
+    count: 3
+    interval: ''
+    mapping: 'root = {"kind": "signup", "id": counter()}'
+output:
+  nats:
+    urls: [ nats://127.0.0.1:4222 ]
+    subject: 'events.\${! this.kind }'
+    headers:
+      Content-Type: application/json
+`,
+    },
+  ],
+  build(config, ctx) {
+    const subject = ctx.interpolation(config.subject, 'subject');
+    const headers = new HeaderBuilder(config.headers, metadataFilter(config.metadata), ctx);
+    return ctx.wrapWriter(new NatsWriter(config, subject, headers, connectionName(ctx)), {
+      maxInFlight: config.max_in_flight,
+    });
+  },
+};

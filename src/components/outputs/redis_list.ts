@@ -1,0 +1,101 @@
+// The `redis_list` output: pushes each message onto a Redis list (RPUSH or LPUSH).
+
+import type { Logger } from 'pino';
+import type { Interpolation } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { Batch } from '../../message/message.js';
+import { type BatchingConfig, batchingField } from '../fields/batching.js';
+import {
+  type RedisArgument,
+  type RedisClientConfig,
+  type RedisTarget,
+  redisClientFields,
+  redisTarget,
+  redisValue,
+} from '../redis/client.js';
+import { RedisWriterConnection } from '../redis/writer.js';
+
+export interface RedisListOutputConfig extends RedisClientConfig {
+  key: string;
+  max_in_flight: number;
+  batching: BatchingConfig;
+  command: string;
+}
+
+export class RedisListWriter extends RedisWriterConnection implements OutputWriter {
+  private readonly command: string;
+
+  constructor(
+    target: RedisTarget,
+    logger: Logger,
+    private readonly key: Interpolation,
+    command: string,
+  ) {
+    super(target, logger);
+    this.command = command.toLowerCase() === 'lpush' ? 'LPUSH' : 'RPUSH';
+  }
+
+  async write(batch: Batch): Promise<void> {
+    if (this.key.isStatic) {
+      // One key for the whole batch: a single push of every value, in order.
+      const args: RedisArgument[] = [this.command, this.key.render(batch, 0)];
+      for (const msg of batch) args.push(redisValue(msg.bytes()));
+      await this.sendAll([args]);
+      return;
+    }
+    await this.sendAll(
+      batch.map((msg, i) => [this.command, this.key.render(batch, i), redisValue(msg.bytes())]),
+    );
+  }
+}
+
+export const spec: ComponentSpec<RedisListOutputConfig, Output> = {
+  name: 'redis_list',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Services'],
+  summary: 'Pushes messages onto a Redis list with RPUSH (or LPUSH).',
+  description:
+    'A batch is written in one round trip; with a fixed `key` as a single push of all its messages, in order.',
+  fields: [
+    ...redisClientFields(),
+    field.string('key', 'The list to push to.', {
+      interpolated: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+      examples: ['some_list', '${! @.key }', '${! counter() % 4 }'],
+    }),
+    field.int('max_in_flight', 'The most batches written at once.', { default: 64 }),
+    batchingField(),
+    field.string('command', 'Push to the tail (`rpush`) or the head (`lpush`) of the list.', {
+      default: 'rpush',
+      advanced: true,
+      options: ['rpush', 'lpush'],
+    }),
+  ],
+  examples: [
+    {
+      title: 'Queue messages in a list',
+      config: `input:
+  generate:
+    count: 10
+    interval: ''
+    mapping: 'root = {"n": counter()}'
+output:
+  redis_list:
+    url: redis://127.0.0.1:6379
+    key: jobs
+`,
+    },
+  ],
+  async build(config, ctx) {
+    const target = await redisTarget(config);
+    const writer = new RedisListWriter(
+      target,
+      ctx.logger,
+      ctx.interpolation(config.key, 'key'),
+      config.command,
+    );
+    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
+  },
+};

@@ -1,0 +1,77 @@
+// The `redis_pubsub` output: publishes each message to a Redis channel.
+import type { Logger } from 'pino';
+import type { Interpolation } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { Batch } from '../../message/message.js';
+import { type BatchingConfig, batchingField } from '../fields/batching.js';
+import {
+  type RedisClientConfig,
+  type RedisTarget,
+  redisClientFields,
+  redisTarget,
+  redisValue,
+} from '../redis/client.js';
+import { RedisWriterConnection } from '../redis/writer.js';
+
+export interface RedisPubsubOutputConfig extends RedisClientConfig {
+  channel: string;
+  max_in_flight: number;
+  batching: BatchingConfig;
+}
+
+export class RedisPubsubWriter extends RedisWriterConnection implements OutputWriter {
+  constructor(
+    target: RedisTarget,
+    logger: Logger,
+    private readonly channel: Interpolation,
+  ) {
+    super(target, logger);
+  }
+
+  async write(batch: Batch): Promise<void> {
+    await this.sendAll(
+      batch.map((msg, i) => ['PUBLISH', this.channel.render(batch, i), redisValue(msg.bytes())]),
+    );
+  }
+}
+
+export const spec: ComponentSpec<RedisPubsubOutputConfig, Output> = {
+  name: 'redis_pubsub',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Services'],
+  summary: 'Publishes messages to a Redis pub/sub channel (PUBLISH).',
+  description:
+    'Pub/sub has no persistence: a message published while nobody subscribes is gone. A write succeeds once Redis accepted the PUBLISH, however many subscribers got it.',
+  fields: [
+    ...redisClientFields(),
+    field.string('channel', 'The channel to publish to.', {
+      interpolated: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+      examples: ['events', '${! @topic }'],
+    }),
+    field.int('max_in_flight', 'The most batches written at once.', { default: 64 }),
+    batchingField(),
+  ],
+  examples: [
+    {
+      title: 'Publish to a channel',
+      config: `input:
+  generate:
+    count: 10
+    interval: ''
+    mapping: 'root = {"n": counter()}'
+output:
+  redis_pubsub:
+    url: redis://127.0.0.1:6379
+    channel: events
+`,
+    },
+  ],
+  async build(config, ctx) {
+    const target = await redisTarget(config);
+    const writer = new RedisPubsubWriter(target, ctx.logger, ctx.interpolation(config.channel, 'channel'));
+    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
+  },
+};

@@ -1,0 +1,146 @@
+// `retry` output: writes to a child output and, when a write fails, retries the same batch with
+// backoff instead of nacking the source, so upstream processing is not repeated.
+import type { Logger } from 'pino';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
+import type { ConnectionStatus, Output } from '../../engine/component.js';
+import type { ComponentConfig } from '../../engine/context.js';
+import { errorMessage } from '../../engine/errors.js';
+import type { Batch } from '../../message/message.js';
+import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
+
+export interface RetryConfig {
+  max_retries: number;
+  backoff: BackoffFieldConfig;
+  output: ComponentConfig;
+}
+
+export class RetryOutput implements Output {
+  private readonly stopped = new AbortController();
+  /** Writes currently retrying; while any is, new writes wait (as the reference does). */
+  private retrying = 0;
+  private gate: Array<() => void> = [];
+
+  constructor(
+    private readonly inner: Output,
+    private readonly backoff: BackoffConfig,
+    /** Retries after the first attempt; 0 = no limit. */
+    private readonly maxRetries: number,
+    private readonly logger?: Logger,
+    signal?: AbortSignal,
+  ) {
+    signal?.addEventListener('abort', () => this.stopped.abort(), { once: true });
+  }
+
+  async write(batch: Batch): Promise<void> {
+    while (this.retrying > 0 && !this.stopped.signal.aborted) {
+      await new Promise<void>((resolve) => this.gate.push(resolve));
+    }
+    try {
+      return await this.inner.write(copyOf(batch));
+    } catch (err) {
+      return this.retry(batch, err);
+    }
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.inner.statuses();
+  }
+
+  async close(): Promise<void> {
+    this.stopped.abort();
+    this.openGate();
+    await this.inner.close();
+  }
+
+  private async retry(batch: Batch, firstError: unknown): Promise<void> {
+    this.retrying++;
+    try {
+      const backoff = new Backoff(this.backoff);
+      let lastError = firstError;
+      for (let attempt = 1; ; attempt++) {
+        const wait = backoff.next();
+        if (wait === null || (this.maxRetries > 0 && attempt > this.maxRetries)) {
+          this.logger?.error(`failed to send message: ${errorMessage(lastError)}`);
+          throw new Error('message failed to reach a target destination');
+        }
+        this.logger?.warn(`failed to send message: ${errorMessage(lastError)}`);
+        if (!(await sleep(wait, this.stopped.signal))) {
+          throw new Error(`output closed while retrying: ${errorMessage(lastError)}`);
+        }
+        try {
+          return await this.inner.write(copyOf(batch));
+        } catch (err) {
+          lastError = err;
+        }
+      }
+    } finally {
+      this.retrying--;
+      if (this.retrying === 0) this.openGate();
+    }
+  }
+
+  private openGate(): void {
+    const waiting = this.gate;
+    this.gate = [];
+    for (const resolve of waiting) resolve();
+  }
+}
+
+/** Each attempt gets its own copies, so what a child output changes does not leak into a retry. */
+function copyOf(batch: Batch): Batch {
+  return batch.map((msg) => msg.copy());
+}
+
+export const spec: ComponentSpec<RetryConfig, Output> = {
+  name: 'retry',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Utility'],
+  summary:
+    'Writes messages to a child output and, when a write fails, retries it until it succeeds or `max_retries` or `backoff.max_elapsed_time` (when not zero) is reached.',
+  description: `Without this output a failed write is reported back to the input, which redelivers the message so it is processed again before reaching the output. \`retry\` keeps the failed batch at the output instead: useful when processing must not run twice, for instance after a \`dedupe\` processor.
+
+While a batch is being retried no new batches are written, so ordering is kept and a broken output slows the input down. Once the limits are reached the write fails and the input redelivers the message. To send failed messages somewhere else instead, use \`fallback\`.`,
+  fields: [
+    field.int('max_retries', 'The most retries of a failed write; 0 retries without limit.', {
+      default: 0,
+      advanced: true,
+    }),
+    backoffField(
+      { initial_interval: '500ms', max_interval: '3s', max_elapsed_time: '0s' },
+      { advanced: true },
+    ),
+    field.component('output', 'output', 'The child output to write to.'),
+  ],
+  examples: [
+    {
+      title: 'Keep retrying an HTTP endpoint',
+      config: `input:
+  generate:
+    count: 1
+    mapping: 'root = "hello"'
+output:
+  retry:
+    max_retries: 5
+    backoff:
+      initial_interval: 1s
+      max_interval: 10s
+    output:
+      http_client:
+        url: http://localhost:4195/post
+        verb: POST
+`,
+    },
+  ],
+  build: async (config, ctx) => {
+    const inner = await ctx.buildOutput(config.output);
+    return new RetryOutput(
+      inner,
+      toBackoffConfig(config.backoff),
+      config.max_retries,
+      ctx.logger,
+      ctx.signal,
+    );
+  },
+};

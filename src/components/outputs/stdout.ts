@@ -1,0 +1,67 @@
+// The `stdout` output: writes messages to standard output, one batch per write call.
+import type { Writable } from 'node:stream';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { Batch } from '../../message/message.js';
+import { encodeMessages, OUTPUT_CODEC_OPTIONS, type OutputCodec, parseOutputCodec } from './codec.js';
+
+export interface StdoutConfig {
+  codec: string;
+}
+
+export class StreamWriter implements OutputWriter {
+  private brokenPipe: Error | null = null;
+  private readonly onError = (err: NodeJS.ErrnoException) => {
+    // Without a listener an EPIPE (the reader went away, e.g. `| head`) would crash the process.
+    this.brokenPipe = err;
+  };
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly codec: OutputCodec,
+  ) {}
+
+  async connect(): Promise<void> {
+    this.stream.on('error', this.onError);
+  }
+
+  write(batch: Batch): Promise<void> {
+    if (this.brokenPipe) return Promise.reject(new Error(`stdout is closed: ${this.brokenPipe.message}`));
+    const bytes = encodeMessages(batch, this.codec);
+    return new Promise((resolve, reject) => {
+      // The callback fires once the bytes are handed to the OS, which also gives backpressure.
+      this.stream.write(bytes, (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    this.stream.off('error', this.onError);
+  }
+}
+
+export const spec: ComponentSpec<StdoutConfig, Output> = {
+  name: 'stdout',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Local'],
+  summary: 'Writes messages to standard output, each followed by a newline by default.',
+  fields: [
+    field.string('codec', 'How messages are delimited in the stream.', {
+      default: 'lines',
+      options: OUTPUT_CODEC_OPTIONS,
+      examples: ['lines', 'delim:\t', 'delim:foobar'],
+    }),
+  ],
+  examples: [
+    {
+      title: 'Tab-separated output',
+      config: `input:
+  stdin: {}
+output:
+  stdout:
+    codec: "delim:\\t"
+`,
+    },
+  ],
+  build: (config, ctx) => ctx.wrapWriter(new StreamWriter(process.stdout, parseOutputCodec(config.codec))),
+};

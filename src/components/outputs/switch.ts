@@ -1,0 +1,190 @@
+// `switch` output: routes each message to the output of the first case whose check passes (or of
+// every passing case with `continue`), and settles the batch only once every routed write has.
+import type { Logger } from 'pino';
+import type { Mapping } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { BackoffConfig } from '../../engine/backoff.js';
+import type { ConnectionStatus, Output } from '../../engine/component.js';
+import type { ComponentConfig } from '../../engine/context.js';
+import { ConfigError, errorMessage } from '../../engine/errors.js';
+import type { Batch, Message } from '../../message/message.js';
+import { checkPasses } from '../processors/check.js';
+import { RetryOutput } from './retry.js';
+
+export interface SwitchOutputCaseConfig {
+  check: string;
+  output: ComponentConfig;
+  continue: boolean;
+}
+
+export interface SwitchOutputConfig {
+  retry_until_success: boolean;
+  strict_mode: boolean;
+  cases: SwitchOutputCaseConfig[];
+}
+
+export interface SwitchOutputCase {
+  /** null: the case always passes. */
+  check: Mapping | null;
+  output: Output;
+  continue: boolean;
+}
+
+/** The reference's indefinite retry of a case output under `retry_until_success`. */
+const RETRY_FOREVER: BackoffConfig = { initialMs: 100, maxMs: 1000, maxElapsedMs: 0 };
+
+export class SwitchOutput implements Output {
+  constructor(
+    private readonly cases: SwitchOutputCase[],
+    private readonly strictMode: boolean,
+    private readonly logger: Logger,
+  ) {}
+
+  async write(batch: Batch): Promise<void> {
+    const targets = this.route(batch);
+    const writes: Promise<void>[] = [];
+    for (let c = 0; c < targets.length; c++) {
+      const routed = targets[c];
+      if (routed && routed.length > 0) writes.push(this.cases[c]!.output.write(routed));
+    }
+    // Nothing matched: the batch is dropped on purpose and acknowledged.
+    if (writes.length === 0) return;
+    if (writes.length === 1) return writes[0];
+    // Wait for every write (none is abandoned mid-flight), then report the first failure.
+    const results = await Promise.allSettled(writes);
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+  }
+
+  /** The messages each case receives (its own copies); throws in strict mode when one matches none. */
+  private route(batch: Batch): (Message[] | undefined)[] {
+    const targets: (Message[] | undefined)[] = new Array(this.cases.length);
+    for (let i = 0; i < batch.length; i++) {
+      let matched = false;
+      for (let c = 0; c < this.cases.length; c++) {
+        const switchCase = this.cases[c]!;
+        if (!this.passes(switchCase, c, batch, i)) continue;
+        matched = true;
+        const routed = targets[c];
+        if (routed) routed.push(batch[i]!.copy());
+        else targets[c] = [batch[i]!.copy()];
+        if (!switchCase.continue) break;
+      }
+      if (!matched && this.strictMode) {
+        this.logger.error(
+          'message failed to match against at least one output check with strict mode enabled, it will be nacked and/or re-processed',
+        );
+        throw new Error('no switch output conditions were met by message');
+      }
+    }
+    return targets;
+  }
+
+  private passes(switchCase: SwitchOutputCase, c: number, batch: Batch, i: number): boolean {
+    if (switchCase.check === null) return true;
+    try {
+      return checkPasses(switchCase.check, batch, i);
+    } catch (err) {
+      this.logger.error(`failed to test case ${c}: ${errorMessage(err)}`);
+      return false;
+    }
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.cases.flatMap((c) => c.output.statuses());
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.cases.map((c) => c.output.close()));
+  }
+}
+
+const REJECT_RETRY_LINT =
+  "a 'switch' output with a 'reject' case output must have the field 'switch.retry_until_success' set to 'false', otherwise the 'reject' child output will result in infinite retries";
+
+export const spec: ComponentSpec<SwitchOutputConfig, Output> = {
+  name: 'switch',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Utility'],
+  summary: 'Routes messages to different outputs depending on their contents.',
+  description: `Each message is tested against the cases in order and goes to the output of the first case whose check passes; with \`continue\` it is tested against the next cases too and can reach several outputs. A message that passes no case is dropped (and acknowledged), unless \`strict_mode\` is set: then the whole batch fails and the input redelivers it.
+
+The input is acknowledged only once every output the batch was routed to has written its part. When one fails the batch fails (and is redelivered), unless \`retry_until_success\` is set: then failed writes are retried until they succeed, which avoids sending duplicates to the outputs that did succeed.`,
+  fields: [
+    field.bool(
+      'retry_until_success',
+      'Whether a failed write to a case output is retried until it succeeds instead of failing the batch. Recommended when messages can reach more than one output, to avoid duplicates.',
+      { default: false },
+    ),
+    field.bool(
+      'strict_mode',
+      'Whether a message that passes no case fails the batch (to be redelivered) instead of being dropped.',
+      { default: false, advanced: true },
+    ),
+    field.array(
+      field.object('cases', 'The cases, tested in order.', [
+        field.string(
+          'check',
+          'A Bloblang query returning a boolean: whether a message goes to this case. Empty always passes.',
+          {
+            default: '',
+            bloblang: true,
+            examples: ['this.type == "foo"', 'this.contents.urls.contains("https://benthos.dev/")'],
+          },
+        ),
+        field.component('output', 'output', 'The output for messages that pass the check.'),
+        field.bool(
+          'continue',
+          'Whether a message that passes this case is tested against the next cases too.',
+          {
+            default: false,
+            advanced: true,
+          },
+        ),
+      ]),
+    ),
+  ],
+  lint: (config) =>
+    config.retry_until_success && (config.cases ?? []).some((c) => c.output?.type === 'reject')
+      ? [REJECT_RETRY_LINT]
+      : [],
+  examples: [
+    {
+      title: 'Route by type',
+      config: `input:
+  generate:
+    count: 10
+    interval: ''
+    mapping: 'root = {"type": if counter() % 2 == 0 { "foo" } else { "bar" }}'
+output:
+  switch:
+    cases:
+      - check: this.type == "foo"
+        output:
+          file:
+            path: /tmp/nekton-foo.jsonl
+            codec: lines
+      - output:
+          stdout: {}
+          processors:
+            - mapping: 'root.routed = "everything else"'
+`,
+    },
+  ],
+  build: async (config, ctx) => {
+    if (config.cases.length < 2) throw new ConfigError('attempting to create switch with fewer than 2 cases');
+    const cases: SwitchOutputCase[] = [];
+    for (let i = 0; i < config.cases.length; i++) {
+      const c = config.cases[i]!;
+      let output = await ctx.buildOutput(c.output);
+      if (config.retry_until_success)
+        output = new RetryOutput(output, RETRY_FOREVER, 0, ctx.logger, ctx.signal);
+      cases.push({
+        check: c.check === '' ? null : ctx.mapping(c.check, `cases.${i}.check`),
+        output,
+        continue: c.continue,
+      });
+    }
+    return new SwitchOutput(cases, config.strict_mode, ctx.logger);
+  },
+};

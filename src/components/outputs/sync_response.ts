@@ -1,0 +1,45 @@
+// The `sync_response` output: hands the processed messages back to the input that is waiting
+// to answer a request (e.g. `http_server`), which replies with them once the batch is acked.
+import type { ComponentSpec } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { Batch } from '../../message/message.js';
+import { responseStoreOf } from '../sync_response_store.js';
+
+class SyncResponseWriter implements OutputWriter {
+  async connect(): Promise<void> {}
+
+  async write(batch: Batch): Promise<void> {
+    // Messages from inputs that do not wait for a response are acknowledged and dropped.
+    const store = batch.length > 0 ? responseStoreOf(batch[0]!) : undefined;
+    store?.add(batch);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export const spec: ComponentSpec<Record<string, never>, Output> = {
+  name: 'sync_response',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Utility'],
+  summary:
+    'Returns the processed messages as the response of the input that received them (e.g. http_server).',
+  description:
+    'Only inputs that answer their clients (such as `http_server`) use the result; with any other input the messages are acknowledged and dropped.',
+  fields: [],
+  examples: [
+    {
+      title: 'An HTTP echo service that upper-cases request bodies',
+      config: `input:
+  http_server:
+    path: /echo
+pipeline:
+  processors:
+    - mapping: root = content().uppercase()
+output:
+  sync_response: {}
+`,
+    },
+  ],
+  build: (_config, ctx) => ctx.wrapWriter(new SyncResponseWriter(), { maxInFlight: 64 }),
+};

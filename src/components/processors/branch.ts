@@ -1,0 +1,194 @@
+// `branch`: maps each message to a request, runs processors on the requests, and maps the
+// results back onto the original messages, which otherwise stay as they were.
+import type { Logger } from 'pino';
+import type { Mapping } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Processor } from '../../engine/component.js';
+import type { ComponentConfig } from '../../engine/context.js';
+import { ConfigError, errorMessage } from '../../engine/errors.js';
+import { flagged } from '../../engine/processor_helpers.js';
+import type { Batch, Message } from '../../message/message.js';
+import { buildChildren, closeAll, drive, runChildren, type Steps } from './stepwise.js';
+
+export interface BranchConfig {
+  request_map: string;
+  processors: ComponentConfig[];
+  result_map: string;
+}
+
+export class BranchProcessor implements Processor {
+  constructor(
+    private readonly requestMap: Mapping | null,
+    private readonly children: Processor[],
+    private readonly resultMap: Mapping | null,
+    private readonly logger: Logger,
+  ) {}
+
+  process(batch: Batch): Batch[] | Promise<Batch[]> {
+    return drive(this.steps(batch));
+  }
+
+  private *steps(batch: Batch): Steps<Batch[]> {
+    const out = batch.slice();
+    // requests[i] is the request made from batch[i]; null when skipped (deleted) or failed.
+    const requests: (Message | null)[] = new Array(batch.length);
+    const sent: Batch = [];
+    for (let i = 0; i < batch.length; i++) {
+      const request = this.request(batch, i, out);
+      requests[i] = request;
+      if (request !== null) sent.push(request);
+    }
+
+    const results: Batch = [];
+    if (sent.length > 0) {
+      const produced = yield runChildren(this.children, sent);
+      for (const b of produced) for (const m of b) results.push(m);
+      if (results.length !== sent.length) {
+        const why =
+          results.length === 0
+            ? 'child processors resulted in zero messages'
+            : `message count from branch processors does not match request, started with ${sent.length} messages, finished with ${results.length}`;
+        this.logger.error(`failed to align branch result: ${why}`);
+        return [out.map((m, i) => (requests[i] === null ? m : flagged(m, new Error(why))))];
+      }
+    }
+
+    // Line the results up with the messages they came from.
+    const aligned: (Message | null)[] = new Array(batch.length).fill(null);
+    let k = 0;
+    for (let i = 0; i < batch.length; i++) if (requests[i] !== null) aligned[i] = results[k++]!;
+
+    for (let i = 0; i < batch.length; i++) {
+      const result = aligned[i];
+      if (!result) continue;
+      if (result.error) {
+        out[i] = flagged(batch[i]!, new Error(`processors failed: ${result.error.message}`));
+        continue;
+      }
+      if (!this.resultMap) continue;
+      try {
+        const merged = this.resultMap.applyOnto(batch[i]!, aligned as Message[], i);
+        if (merged !== null) out[i] = merged;
+      } catch (err) {
+        this.logger.debug(`failed to map result ${i}: ${errorMessage(err)}`);
+        out[i] = flagged(batch[i]!, new Error(`result mapping failed: ${errorMessage(err)}`));
+      }
+    }
+    return [out];
+  }
+
+  /** The request for batch[i], or null when the request map deleted it or failed (flagging out[i]). */
+  private request(batch: Batch, i: number, out: Batch): Message | null {
+    const original = batch[i]!;
+    let request: Message;
+    if (this.requestMap === null) {
+      request = original.copy();
+    } else {
+      try {
+        // The request starts empty but keeps the original's metadata.
+        const blank = original.copy();
+        blank.setBytes('');
+        const mapped = this.requestMap.applyOnto(blank, batch, i);
+        if (mapped === null) return null;
+        request = mapped;
+      } catch (err) {
+        this.logger.debug(`failed to map request ${i}: ${errorMessage(err)}`);
+        out[i] = flagged(original, new Error(`request mapping failed: ${errorMessage(err)}`));
+        return null;
+      }
+    }
+    // Errors from before the branch are not carried into it.
+    request.error = null;
+    return request;
+  }
+
+  close(): Promise<void> {
+    return closeAll(this.children);
+  }
+}
+
+export const spec: ComponentSpec<BranchConfig, Processor> = {
+  name: 'branch',
+  kind: 'processor',
+  status: 'stable',
+  categories: ['Composition'],
+  summary:
+    'Maps each message into a request, runs processors on the requests, and maps the results back into the original messages.',
+  description: `Useful to enrich a message with the output of processors that would otherwise replace it, such as \`http\` or \`cache\`.
+
+Metadata added inside the branch is not copied back unless \`result_map\` says so (\`meta = metadata()\` copies all of it; \`@\` reads the original message's metadata).
+
+Errors: when \`request_map\` fails the child processors do not run for that message; when a child processor fails, \`result_map\` does not run; when \`result_map\` fails the message stays unchanged. In each case the message is flagged as failed. A request map that sets \`root = deleted()\` skips the branch for that message. The child processors must keep the number and order of messages.`,
+  fields: [
+    field.string(
+      'request_map',
+      'A Bloblang mapping building the request from each message. Empty starts from an exact copy of the message, metadata included.',
+      {
+        default: '',
+        bloblang: true,
+        examples: [
+          'root = {"id": this.doc.id, "content": this.doc.body.text}',
+          'root = if this.type == "foo" { this.foo.request } else { deleted() }',
+        ],
+      },
+    ),
+    field.array(
+      field.component(
+        'processor',
+        'processors',
+        'The processors to run on the requests. They must not change the number or order of messages.',
+      ),
+    ),
+    field.string(
+      'result_map',
+      'A Bloblang mapping merging each result (`this`) into its original message (`root` starts as the original). Empty leaves the original unchanged.',
+      {
+        default: '',
+        bloblang: true,
+        examples: [
+          'meta foo_code = metadata("code")\nroot.foo_result = this',
+          'root.raw_result = content().string()',
+        ],
+      },
+    ),
+  ],
+  examples: [
+    {
+      title: 'Enrich a message from a cache',
+      config: `input:
+  generate:
+    count: 1
+    interval: ''
+    mapping: 'root = {"id": "foo", "body": "hello"}'
+cache_resources:
+  - label: descriptions
+    memory:
+      init_values:
+        foo: a cool document
+pipeline:
+  processors:
+    - branch:
+        request_map: 'root = this.id'
+        processors:
+          - cache:
+              resource: descriptions
+              operator: get
+              key: '\${! content() }'
+        result_map: 'root.description = content().string()'
+output:
+  stdout: {}
+`,
+    },
+  ],
+  build: async (config, ctx) => {
+    if (config.processors.length === 0) {
+      throw new ConfigError('the branch processor requires at least one child processor');
+    }
+    return new BranchProcessor(
+      config.request_map === '' ? null : ctx.mapping(config.request_map, 'request_map'),
+      await buildChildren(config.processors, ctx),
+      config.result_map === '' ? null : ctx.mapping(config.result_map, 'result_map'),
+      ctx.logger,
+    );
+  },
+};

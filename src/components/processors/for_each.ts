@@ -1,0 +1,58 @@
+// `for_each`: runs processors over each message of a batch as a batch of its own.
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Processor } from '../../engine/component.js';
+import type { ComponentConfig } from '../../engine/context.js';
+import type { Batch } from '../../message/message.js';
+import { buildChildren, closeAll, drive, perMessageLanes, type Steps } from './stepwise.js';
+
+export type ForEachConfig = ComponentConfig[];
+
+export class ForEachProcessor implements Processor {
+  constructor(private readonly children: Processor[]) {}
+
+  process(batch: Batch): Batch[] | Promise<Batch[]> {
+    return drive(this.steps(batch));
+  }
+
+  private *steps(batch: Batch): Steps<Batch[]> {
+    const out = yield* perMessageLanes(this.children, batch, null);
+    return out.length > 0 ? [out] : [];
+  }
+
+  close(): Promise<void> {
+    return closeAll(this.children);
+  }
+}
+
+export const spec: ComponentSpec<ForEachConfig, Processor> = {
+  name: 'for_each',
+  kind: 'processor',
+  status: 'stable',
+  categories: ['Composition'],
+  summary: 'Runs a list of processors on each message of a batch as if it were a batch of its own.',
+  description:
+    'Batch-wide processors (such as those that count, group or look at `batch_size()`) then see one message at a time. The results are joined back into one batch in the original order.',
+  fields: [],
+  root: field.array(
+    field.component('processor', '', 'The processors to run on each message.', { default: [] }),
+  ),
+  examples: [
+    {
+      title: 'Treat every message of a batch alone',
+      config: `input:
+  generate:
+    count: 4
+    batch_size: 2
+    interval: ''
+    mapping: 'root = {"n": counter()}'
+pipeline:
+  processors:
+    - for_each:
+        - mapping: 'root.batch_size = batch_size()'
+output:
+  stdout: {}
+`,
+    },
+  ],
+  build: async (config, ctx) => new ForEachProcessor(await buildChildren(config, ctx)),
+};

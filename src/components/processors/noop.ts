@@ -1,0 +1,32 @@
+// `noop`: passes every batch through unchanged (a placeholder, or a way to disable a step).
+import type { ComponentSpec } from '../../config/spec.js';
+import type { Processor } from '../../engine/component.js';
+
+export type NoopConfig = Record<string, never>;
+
+export const spec: ComponentSpec<NoopConfig, Processor> = {
+  name: 'noop',
+  kind: 'processor',
+  status: 'stable',
+  summary: 'Does nothing: every batch passes through unchanged.',
+  fields: [],
+  examples: [
+    {
+      title: 'A placeholder step',
+      config: `input:
+  generate:
+    count: 1
+    mapping: 'root = "hello"'
+pipeline:
+  processors:
+    - noop: {}
+output:
+  stdout: {}
+`,
+    },
+  ],
+  build: () => ({
+    process: (batch) => [batch],
+    close: async () => {},
+  }),
+};

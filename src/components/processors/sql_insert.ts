@@ -1,0 +1,85 @@
+// The `sql_insert` processor: inserts a row per message (a batch as one multi-row INSERT) and passes
+// the messages on unchanged; when the insert fails every message of the batch is flagged.
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Processor } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
+import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
+import type { Batch } from '../../message/message.js';
+import { type SqlInsertConfig, SqlInsertWriter } from '../outputs/sql_insert.js';
+import { connectOnUse, SqlDatabase } from '../sql/client.js';
+import {
+  argsMappingField,
+  connectionFields,
+  driverField,
+  dsnField,
+  prefixSuffixFields,
+} from '../sql/fields.js';
+
+export type SqlInsertProcessorConfig = Omit<SqlInsertConfig, 'max_in_flight' | 'batching'>;
+
+export const spec: ComponentSpec<SqlInsertProcessorConfig, Processor> = {
+  name: 'sql_insert',
+  kind: 'processor',
+  status: 'stable',
+  categories: ['Integration'],
+  summary:
+    'Inserts a row per message into a SQL table (a batch as one multi-row INSERT) and passes the messages on unchanged.',
+  description:
+    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). When the insert fails, every message of the batch is flagged with the error (handle it with `catch`).',
+  fields: [
+    driverField(),
+    dsnField(),
+    field.string('table', 'The table to insert into.', { examples: ['audit'] }),
+    field.array(
+      field.string('columns', 'The columns to insert, in the order of `args_mapping`.', {
+        examples: [['id', 'seen_at']],
+      }),
+    ),
+    argsMappingField(false),
+    ...prefixSuffixFields(),
+    field.array(
+      field.string('options', 'Keywords placed between INSERT and INTO, e.g. `IGNORE` for mysql.', {
+        optional: true,
+        advanced: true,
+      }),
+    ),
+    ...connectionFields(),
+  ],
+  examples: [
+    {
+      title: 'Keep an audit row of every message on its way',
+      config: `input:
+  stdin: {}
+pipeline:
+  processors:
+    - sql_insert:
+        driver: mysql
+        dsn: root@tcp(127.0.0.1:3306)/test
+        table: audit
+        columns: [ id, seen_at ]
+        args_mapping: 'root = [ this.id, now() ]'
+output:
+  stdout: {}
+`,
+    },
+  ],
+  build(config, ctx: BuildContext) {
+    const db = new SqlDatabase(config, ctx.logger);
+    const writer = new SqlInsertWriter(db, config, ctx.mapping(config.args_mapping, 'args_mapping'));
+    const connected = connectOnUse(db);
+    const logError = processorErrorLog(ctx.logger);
+    return {
+      async process(batch: Batch): Promise<Batch[]> {
+        try {
+          await connected();
+          await writer.write(batch);
+          return [batch];
+        } catch (err) {
+          logError(err as Error);
+          return [batch.map((m) => flagged(m, err))];
+        }
+      },
+      close: () => db.close(),
+    };
+  },
+};

@@ -1,0 +1,79 @@
+// `local` rate limit: at most `count` accesses per `interval`, shared by every user in this process.
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { RateLimit } from '../../engine/component.js';
+import { ConfigError } from '../../engine/errors.js';
+import { durationMs } from '../fields/duration.js';
+
+export interface LocalRateLimitConfig {
+  count: number;
+  interval: string;
+}
+
+/** A fixed window: the bucket refills to `count` once `interval` has passed since the last refill. */
+export class LocalRateLimit implements RateLimit {
+  private bucket: number;
+  private lastRefresh = Date.now();
+
+  constructor(
+    private readonly count: number,
+    private readonly intervalMs: number,
+  ) {
+    if (count <= 0) throw new ConfigError('count must be larger than zero');
+    this.bucket = count;
+  }
+
+  async access(): Promise<number> {
+    return this.take();
+  }
+
+  /** The synchronous core of access(): 0 to go now, else milliseconds to wait before asking again. */
+  take(): number {
+    if (this.bucket > 0) {
+      this.bucket--;
+      return 0;
+    }
+    const now = Date.now();
+    const remaining = this.intervalMs - (now - this.lastRefresh);
+    if (remaining > 0) return remaining;
+    this.bucket = this.count - 1;
+    this.lastRefresh = now;
+    return 0;
+  }
+
+  async close(): Promise<void> {}
+}
+
+export const spec: ComponentSpec<LocalRateLimitConfig, RateLimit> = {
+  name: 'local',
+  kind: 'rate_limit',
+  status: 'stable',
+  summary:
+    'Allows `count` accesses every `interval`, shared by every component of this process that names it. It does not coordinate across processes.',
+  fields: [
+    field.int('count', 'The most accesses allowed per interval.', { default: 1000 }),
+    field.string('interval', 'The length of the window that `count` applies to.', { default: '1s' }),
+  ],
+  examples: [
+    {
+      title: 'One hundred messages per second',
+      config: `input:
+  generate:
+    count: 300
+    interval: ''
+    mapping: 'root = counter()'
+pipeline:
+  processors:
+    - rate_limit:
+        resource: per_second
+output:
+  drop: {}
+rate_limit_resources:
+  - label: per_second
+    local:
+      count: 100
+      interval: 1s
+`,
+    },
+  ],
+  build: (config) => new LocalRateLimit(config.count, durationMs(config.interval, 'interval')),
+};

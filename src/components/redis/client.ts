@@ -1,0 +1,304 @@
+// The client fields every Redis component shares (url, kind, master, client_name, tls) and the
+// connection they describe. Connections never reconnect by themselves: inputs and outputs let
+// the engine reconnect (connect() opens a fresh connection), and `RedisSession` reconnects on the
+// next use for caches, rate limits and processors.
+import { createClient, ErrorReply, RESP_TYPES, type RedisArgument } from '@redis/client';
+import type { Logger } from 'pino';
+import { type FieldSpec, field } from '../../config/spec.js';
+import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { type TlsConfig, type TlsOptions, tlsField, tlsOptions } from '../fields/tls.js';
+
+export interface RedisClientConfig {
+  url: string;
+  kind: string;
+  master: string;
+  client_name: string;
+  tls: TlsConfig;
+}
+
+export type { RedisArgument };
+
+/** A decoded RESP2 reply: bulk strings as strings (or Buffers from sendBinary), arrays nested. */
+export type RedisReply = string | number | Buffer | null | RedisReply[];
+
+export function redisClientFields(): FieldSpec[] {
+  return [
+    field.string(
+      'url',
+      'The URL of the Redis server; the database is the optional path. `rediss://` connects over TLS.',
+      {
+        examples: ['redis://:6379', 'redis://localhost:6379', 'redis://user:password@redis:6379/1'],
+      },
+    ),
+    field.string('kind', 'The client kind. nekton supports `simple` (one server) only so far.', {
+      default: 'simple',
+      advanced: true,
+      options: ['simple', 'cluster', 'failover'],
+    }),
+    field.string('master', 'The master name when `kind` is `failover`.', {
+      default: '',
+      advanced: true,
+      examples: ['mymaster'],
+    }),
+    field.string('client_name', 'The connection name set with CLIENT SETNAME (shown by CLIENT LIST).', {
+      default: 'redpanda-connect',
+      advanced: true,
+    }),
+    tlsField(),
+  ];
+}
+
+/** Where and how to connect, checked once at build time. */
+export interface RedisTarget {
+  url: string;
+  /** The URL without its password, for logs and errors. */
+  address: string;
+  name: string;
+  tls: TlsOptions | undefined;
+}
+
+/** Checks the client fields; cluster and failover kinds fail here with a clear message. */
+export async function redisTarget(config: RedisClientConfig): Promise<RedisTarget> {
+  if (config.kind !== 'simple') {
+    throw new ConfigError(
+      `redis kind '${config.kind}' is not supported by nekton yet: only 'simple' (a single server) works`,
+    );
+  }
+  // Benthos accepts a comma-separated list (for cluster kinds); a simple client uses the first.
+  const first = (config.url.split(',')[0] ?? '').trim();
+  const url = first.replace(/^tcp:\/\//, 'redis://');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`url: not a valid redis URL: ${first}`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError(`url: expected a redis:// or rediss:// URL, got ${first}`);
+  }
+  if (parsed.password) parsed.password = '***';
+  return {
+    url,
+    address: parsed.toString(),
+    name: config.client_name,
+    tls: await tlsOptions(config.tls),
+  };
+}
+
+/** True for errors the server replied with (the connection is fine; retrying will not help). */
+export function isReplyError(err: unknown): boolean {
+  return err instanceof ErrorReply;
+}
+
+/** The part of node-redis's client used here (its generic type is heavy and adds nothing for raw commands). */
+interface Client {
+  readonly isOpen: boolean;
+  connect(): Promise<unknown>;
+  sendCommand(args: readonly RedisArgument[]): Promise<unknown>;
+  subscribe(
+    channels: string[],
+    listener: (message: Buffer, channel: Buffer) => void,
+    bufferMode: true,
+  ): Promise<void>;
+  pSubscribe(
+    patterns: string[],
+    listener: (message: Buffer, channel: Buffer) => void,
+    bufferMode: true,
+  ): Promise<void>;
+  close(): Promise<void>;
+  destroy(): void;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  withTypeMapping(mapping: Record<number, unknown>): unknown;
+}
+
+/** One open connection (RESP2, raw commands). A lost connection turns every call into NotConnectedError. */
+export class RedisConnection {
+  private lostError: Error | null = null;
+  private readonly lostListeners: Array<(err: Error) => void> = [];
+  private readonly binary: Client;
+
+  private constructor(
+    private readonly client: Client,
+    readonly target: RedisTarget,
+  ) {
+    this.binary = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }) as unknown as Client;
+  }
+
+  /** Connects (and pings); throws an Error naming the address and the reason. */
+  static async open(target: RedisTarget, logger: Logger): Promise<RedisConnection> {
+    const socket = target.tls
+      ? { tls: true as const, ...target.tls, reconnectStrategy: false as const, connectTimeout: 5000 }
+      : { reconnectStrategy: false as const, connectTimeout: 5000 };
+    const client = createClient({
+      url: target.url,
+      RESP: 2,
+      name: target.name || undefined,
+      // Commands fail at once while disconnected instead of queueing for a reconnect that never comes.
+      disableOfflineQueue: true,
+      socket,
+    }) as unknown as Client;
+    const connection = new RedisConnection(client, target);
+    // Without a listener an 'error' event would crash the process.
+    client.on('error', (err: Error) => {
+      logger.debug(`redis ${target.address}: ${err.message}`);
+      connection.markLost(err);
+    });
+    client.on('end', () => connection.markLost(new Error('connection closed')));
+    try {
+      await client.connect();
+      await client.sendCommand(['PING']);
+    } catch (err) {
+      client.destroy();
+      throw new Error(`failed to connect to redis at ${target.address}: ${errorMessage(err)}`);
+    }
+    return connection;
+  }
+
+  /** The error that ended the connection, or null while it is usable. */
+  get lost(): Error | null {
+    return this.lostError;
+  }
+
+  onLost(listener: (err: Error) => void): void {
+    if (this.lostError) listener(this.lostError);
+    else this.lostListeners.push(listener);
+  }
+
+  /** Sends a command; bulk strings come back as strings. Commands sent in one tick share a round trip. */
+  send<T extends RedisReply = RedisReply>(args: readonly RedisArgument[]): Promise<T> {
+    return this.run(this.client, args) as Promise<T>;
+  }
+
+  /** As send(), with bulk strings as Buffers (message payloads are bytes). */
+  sendBinary<T extends RedisReply = RedisReply>(args: readonly RedisArgument[]): Promise<T> {
+    return this.run(this.binary, args) as Promise<T>;
+  }
+
+  /** Starts listening on channels (or patterns); the listener gets each payload and its channel. */
+  async subscribe(
+    channels: string[],
+    usePatterns: boolean,
+    listener: (payload: Buffer, channel: Buffer) => void,
+  ): Promise<void> {
+    try {
+      if (usePatterns) await this.client.pSubscribe(channels, listener, true);
+      else await this.client.subscribe(channels, listener, true);
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  /** Closes gracefully (QUIT), or drops the socket when that fails; never throws. */
+  async close(): Promise<void> {
+    this.markLost(new Error('connection closed'));
+    if (!this.client.isOpen) return;
+    try {
+      await this.client.close();
+    } catch {
+      this.destroy();
+    }
+  }
+
+  /** Drops the socket at once; pending commands reject. */
+  destroy(): void {
+    this.markLost(new Error('connection closed'));
+    if (this.client.isOpen) this.client.destroy();
+  }
+
+  private async run(client: Client, args: readonly RedisArgument[]): Promise<unknown> {
+    if (this.lostError) throw this.notConnected(this.lostError);
+    try {
+      return await client.sendCommand(args);
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  /** Server replies stay as they are; anything else means the connection is gone. */
+  private wrap(err: unknown): Error {
+    if (isReplyError(err)) return err as Error;
+    const error = err instanceof Error ? err : new Error(String(err));
+    this.markLost(error);
+    return this.notConnected(error);
+  }
+
+  private notConnected(err: Error): NotConnectedError {
+    return new NotConnectedError(`redis at ${this.target.address}: ${err.message}`);
+  }
+
+  private markLost(err: Error): void {
+    if (this.lostError) return;
+    this.lostError = err;
+    for (const listener of this.lostListeners.splice(0)) listener(err);
+  }
+}
+
+/**
+ * A connection opened on first use and re-opened on the next use after it was lost, for
+ * components the engine does not reconnect (caches, rate limits, processors).
+ */
+export class RedisSession {
+  private opening: Promise<RedisConnection> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly target: RedisTarget,
+    private readonly logger: Logger,
+  ) {}
+
+  get address(): string {
+    return this.target.address;
+  }
+
+  async send<T extends RedisReply = RedisReply>(args: readonly RedisArgument[]): Promise<T> {
+    return (await this.current()).send<T>(args);
+  }
+
+  async sendBinary<T extends RedisReply = RedisReply>(args: readonly RedisArgument[]): Promise<T> {
+    return (await this.current()).sendBinary<T>(args);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const opening = this.opening;
+    this.opening = null;
+    if (opening) await opening.then((c) => c.close()).catch(() => undefined);
+  }
+
+  /** The open connection; a lost one is replaced (its calls already failed with NotConnectedError). */
+  private async current(): Promise<RedisConnection> {
+    if (this.closed) throw new Error(`redis at ${this.target.address}: closed`);
+    let opening = this.opening;
+    if (opening) {
+      const connection = await opening.catch(() => null);
+      if (connection && !connection.lost) return connection;
+      if (this.opening === opening) this.opening = null;
+      connection?.destroy();
+    }
+    opening = this.opening;
+    if (!opening) {
+      opening = RedisConnection.open(this.target, this.logger);
+      this.opening = opening;
+      // A failed connect is not kept: the next call tries again.
+      opening.catch(() => {
+        if (this.opening === opening) this.opening = null;
+      });
+    }
+    return opening;
+  }
+}
+
+/** A metadata or field value as Redis stores it: strings as they are, bytes raw, others as JSON. */
+export function redisValue(value: unknown): RedisArgument {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (value === null || value === undefined) return '';
+  return JSON.stringify(value);
+}
+
+/** Milliseconds as the BLOCK/timeout argument of blocking commands (0 would block forever). */
+export function blockMs(ms: number): number {
+  return Math.max(1, Math.round(ms));
+}

@@ -1,0 +1,49 @@
+// What every Redis output shares: one connection opened by connect() (the engine reconnects it
+// with backoff when it is lost) and a pipelined send of a batch's commands.
+import type { Logger } from 'pino';
+import { NotConnectedError } from '../../engine/errors.js';
+import { type RedisArgument, RedisConnection, type RedisTarget } from './client.js';
+
+export abstract class RedisWriterConnection {
+  protected connection: RedisConnection | null = null;
+  private closed = false;
+
+  constructor(
+    protected readonly target: RedisTarget,
+    protected readonly logger: Logger,
+  ) {}
+
+  async connect(): Promise<void> {
+    this.connection?.destroy();
+    this.connection = null;
+    const connection = await RedisConnection.open(this.target, this.logger);
+    // Closed while connecting: a connection kept now would hold the process open.
+    if (this.closed) connection.destroy();
+    else this.connection = connection;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const connection = this.connection;
+    this.connection = null;
+    await connection?.close();
+  }
+
+  /** The open connection, or NotConnectedError so the engine reconnects first. */
+  protected current(): RedisConnection {
+    const connection = this.connection;
+    if (!connection || connection.lost)
+      throw new NotConnectedError(`redis at ${this.target.address}: not connected`);
+    return connection;
+  }
+
+  /**
+   * Sends the commands in one round trip (they are issued in the same tick, which the client
+   * pipelines) and waits for every reply; throws the first failure, so the batch is retried.
+   */
+  protected async sendAll(commands: RedisArgument[][]): Promise<void> {
+    const connection = this.current();
+    const results = await Promise.allSettled(commands.map((args) => connection.send(args)));
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
+  }
+}

@@ -1,0 +1,73 @@
+// The `switch` scanner: picks a scanner per stream by matching the source name (e.g. a file path).
+import { type FieldSpec, field } from '../../config/spec.js';
+import { ConfigError } from '../../engine/errors.js';
+import { buildScanner } from './build.js';
+import type { Scanner, ScannerSpec } from './scanner.js';
+
+export interface SwitchCase {
+  re_match_name?: string;
+  scanner: unknown;
+}
+
+const root: FieldSpec = {
+  ...field.array(
+    field.object(
+      '',
+      'Cases tried in order; the first whose `re_match_name` matches the source name is used.',
+      [
+        field.string(
+          're_match_name',
+          'A regular expression matched against the source name; absent matches every name.',
+          {
+            optional: true,
+            examples: ['\\.json$'],
+          },
+        ),
+        field.component('scanner', 'scanner', 'The scanner used when this case matches.'),
+      ],
+    ),
+  ),
+};
+
+export const spec: ScannerSpec<SwitchCase[]> = {
+  name: 'switch',
+  kind: 'scanner',
+  status: 'stable',
+  summary: 'Chooses a scanner per stream by the name of its source.',
+  fields: [],
+  root,
+  examples: [
+    {
+      title: 'CSV and JSON-lines files from one directory',
+      config: `input:
+  file:
+    paths: [ ./in/* ]
+    scanner:
+      switch:
+        - re_match_name: '\\.csv$'
+          scanner:
+            csv: {}
+        - scanner:
+            lines: {}
+output:
+  stdout: {}
+`,
+    },
+  ],
+  build: async (cases, ctx) => {
+    const built = await Promise.all(
+      cases.map(async (c) => ({
+        pattern: c.re_match_name === undefined ? null : new RegExp(c.re_match_name),
+        scanner: await buildScanner(c.scanner, ctx),
+      })),
+    );
+    const scanSwitch: Scanner = (source, details) => {
+      const name = details.name ?? '';
+      const match = built.find((c) => c.pattern === null || c.pattern.test(name));
+      if (!match)
+        throw new ConfigError(`no switch scanner case matches the source name ${JSON.stringify(name)}`);
+      return match.scanner(source, details);
+    };
+    return scanSwitch;
+  },
+};

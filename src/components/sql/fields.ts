@@ -1,0 +1,110 @@
+// The connection fields every sql_* component shares, declared once in the reference's order and flags.
+import { type FieldSpec, field } from '../../config/spec.js';
+
+/** Drivers the reference lists; nekton connects to `postgres`/`pgx` and `mysql`, the rest fail at connect. */
+export const SQL_DRIVERS = [
+  'mysql',
+  'postgres',
+  'pgx',
+  'clickhouse',
+  'mssql',
+  'sqlite',
+  'oracle',
+  'snowflake',
+  'trino',
+  'gocosmos',
+  'spanner',
+  'databricks',
+];
+
+export interface SqlConnectionConfig {
+  driver: string;
+  dsn: string;
+  init_files?: string[];
+  init_statement?: string;
+  conn_max_idle_time?: string;
+  conn_max_life_time?: string;
+  conn_max_idle?: number;
+  conn_max_open?: number;
+}
+
+export function driverField(): FieldSpec {
+  return field.string('driver', 'The database driver: `postgres` (or `pgx`) and `mysql` (MySQL, MariaDB).', {
+    options: SQL_DRIVERS,
+  });
+}
+
+export function dsnField(): FieldSpec {
+  return field.string(
+    'dsn',
+    'The data source name: a URL for postgres (`postgres://user:pass@host:5432/db?sslmode=disable`), the Go form for mysql (`user:pass@tcp(host:3306)/db`, a `mysql://` URL works too).',
+    {
+      examples: ['postgres://postgres@127.0.0.1:5432/test?sslmode=disable', 'root@tcp(127.0.0.1:3306)/test'],
+    },
+  );
+}
+
+export function argsMappingField(optional: boolean): FieldSpec {
+  return field.string(
+    'args_mapping',
+    'A Bloblang mapping that must evaluate to an array: the values of the placeholders (`$1`, `$2`... for postgres, `?` for mysql), in order.',
+    { bloblang: true, ...(optional ? { optional: true } : {}), examples: ['root = [ this.id, this.name ]'] },
+  );
+}
+
+export function prefixSuffixFields(): FieldSpec[] {
+  return [
+    field.string('prefix', 'An optional prefix for the statement.', { optional: true, advanced: true }),
+    field.string('suffix', 'An optional suffix for the statement, e.g. `ON CONFLICT (id) DO NOTHING`.', {
+      optional: true,
+      advanced: true,
+    }),
+  ];
+}
+
+/** `init_files` ... `conn_max_open`, in the reference's order. */
+export function connectionFields(): FieldSpec[] {
+  return [
+    field.array(
+      field.string(
+        'init_files',
+        'SQL files run once, in order, when the first connection is made (e.g. to create tables). Globs are expanded.',
+        {
+          optional: true,
+          advanced: true,
+          examples: [['./init/*.sql']],
+        },
+      ),
+    ),
+    field.string(
+      'init_statement',
+      'A statement run once when the first connection is made, after `init_files`.',
+      {
+        optional: true,
+        advanced: true,
+        examples: ['CREATE TABLE IF NOT EXISTS things (id text, body text)'],
+      },
+    ),
+    field.string('conn_max_idle_time', 'How long a connection may stay idle before it is closed.', {
+      optional: true,
+      advanced: true,
+    }),
+    field.string('conn_max_life_time', 'How long a connection may be reused before it is replaced.', {
+      optional: true,
+      advanced: true,
+    }),
+    field.int(
+      'conn_max_idle',
+      'The most idle connections kept open (mysql; postgres keeps up to `conn_max_open`).',
+      {
+        default: 2,
+        optional: true,
+        advanced: true,
+      },
+    ),
+    field.int('conn_max_open', 'The most connections open at once (default 10).', {
+      optional: true,
+      advanced: true,
+    }),
+  ];
+}

@@ -1,0 +1,116 @@
+// Config bodies of the streams API (spec §2): optional env interpolation, YAML/JSON parse,
+// the lint gate (skipped when chilled), conversion. Lints read `(<line>,<col>) <message>`.
+
+import type { ComponentConfig } from '../engine/context.js';
+import { ConfigError } from '../engine/errors.js';
+import type { BloblangChecker } from './bloblang_check.js';
+import { type EnvLookup, interpolateEnv, missingEnvMessage } from './env_interpolation.js';
+import { formatApiLint } from './lint.js';
+import { lintComponentConfig, lintStreamConfig, lintStreamsBody } from './lint_config.js';
+import { isPlainObject, normaliseComponent } from './normalise.js';
+import type { ConfigKind, SchemaProvider } from './schema.js';
+import { type StreamConfig, toStreamConfig } from './service_config.js';
+import { buildLineIndex, type ParsedYaml, parseYaml, pathKey, yamlToValue } from './yaml_document.js';
+
+export interface BodyOptions {
+  provider: SchemaProvider;
+  /** Interpolate `${VAR}` with this lookup; omit for endpoints that do not interpolate. */
+  env?: EnvLookup;
+  /** `?chilled=true`: missing variables become "" and the lint gate is skipped. */
+  chilled?: boolean;
+  bloblang?: BloblangChecker;
+}
+
+export type BodyResult<C> = { ok: true; config: C; raw: unknown } | { ok: false; lints: string[] };
+
+/** Interpolates and parses; throws ConfigError for env and YAML problems (400 `Error: ...`). */
+export function parseBody(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): ParsedYaml {
+  let body = text;
+  if (options.env) {
+    const result = interpolateEnv(text, options.env);
+    if (result.errors.length > 0) throw new ConfigError(result.errors.join('; '));
+    if (result.missing.length > 0 && !options.chilled)
+      throw new ConfigError(missingEnvMessage(result.missing));
+    body = result.text;
+  }
+  return parseYaml(body);
+}
+
+/** A stream config body (`POST|PUT /streams/{id}`, each entry of `POST /streams`). */
+export function readStreamBody(text: string, options: BodyOptions): BodyResult<StreamConfig> {
+  return checkStream(parseBody(text, options), options);
+}
+
+/** A parsed (or merged) stream document through the lint gate and conversion. */
+export function checkStream(parsed: ParsedYaml, options: BodyOptions): BodyResult<StreamConfig> {
+  if (!options.chilled) {
+    const lints = lintStreamConfig(parsed, options);
+    if (lints.length > 0) return { ok: false, lints: lints.map(formatApiLint) };
+  }
+  const raw = yamlToValue(parsed);
+  const config = toStreamConfig(raw, { provider: options.provider, lines: buildLineIndex(parsed) });
+  return { ok: true, config, raw };
+}
+
+/** A resource body (`POST /resources/{type}/{id}`): one component of `kind`. */
+export function readComponentBody(
+  text: string,
+  kind: ConfigKind,
+  options: BodyOptions,
+): BodyResult<ComponentConfig> {
+  const parsed = parseBody(text, options);
+  if (!options.chilled) {
+    const lints = lintComponentConfig(parsed, kind, options);
+    if (lints.length > 0) return { ok: false, lints: lints.map(formatApiLint) };
+  }
+  const raw = yamlToValue(parsed);
+  const config = normaliseComponent(
+    kind,
+    raw,
+    { docPath: [], configPath: 'root' },
+    {
+      provider: options.provider,
+      lines: buildLineIndex(parsed),
+    },
+  );
+  return { ok: true, config, raw };
+}
+
+export interface StreamEntry {
+  config: StreamConfig;
+  raw: unknown;
+}
+
+/**
+ * A `POST /streams` body `{<id>: <stream>, ...}` (never env-interpolated). Lints read
+ * `stream '<id>': (<line>,<col>) <message>` with lines relative to the whole body.
+ */
+export function readStreamsBody(
+  text: string,
+  options: Omit<BodyOptions, 'env'>,
+): BodyResult<Map<string, StreamEntry>> {
+  const parsed = parseBody(text, {});
+  if (!options.chilled) {
+    const lints = lintStreamsBody(parsed, options).flatMap(({ id, lints }) =>
+      lints.map((lint) => `stream '${id}': ${formatApiLint(lint)}`),
+    );
+    if (lints.length > 0) return { ok: false, lints };
+  }
+  const raw = yamlToValue(parsed);
+  if (raw !== null && raw !== undefined && !isPlainObject(raw))
+    throw new ConfigError('expected an object of stream configs');
+  const lines = buildLineIndex(parsed);
+  const streams = new Map<string, StreamEntry>();
+  for (const [id, value] of Object.entries(raw ?? {})) {
+    const shifted = new Map<string, number>();
+    const rootLine = lines.get(pathKey([id]));
+    if (rootLine !== undefined) shifted.set('', rootLine);
+    const prefix = `${pathKey([id])}\u0000`;
+    for (const [key, line] of lines) if (key.startsWith(prefix)) shifted.set(key.slice(prefix.length), line);
+    streams.set(id, {
+      config: toStreamConfig(value, { provider: options.provider, lines: shifted }),
+      raw: value,
+    });
+  }
+  return { ok: true, config: streams, raw };
+}

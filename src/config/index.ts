@@ -1,0 +1,21 @@
+// The config layer's public API: text -> checked, typed config.
+export * from './api_body.js';
+export * from './bloblang_check.js';
+export * from './duration.js';
+export * from './env_file.js';
+export * from './env_interpolation.js';
+export * from './infer_type.js';
+export * from './lint.js';
+export * from './lint_config.js';
+export { ConfigLinter } from './linter.js';
+export * from './loader.js';
+export * from './merge_patch.js';
+export * from './normalise.js';
+export * from './normalised_yaml.js';
+export * from './schema.js';
+export * from './scrub.js';
+export * from './service_config.js';
+export * from './service_spec.js';
+export * from './set_overrides.js';
+export * from './wrapper_fields.js';
+export * from './yaml_document.js';

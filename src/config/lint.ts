@@ -1,0 +1,22 @@
+// A lint: where in the config text something is wrong, and the reference's message for it.
+
+export interface Lint {
+  line: number;
+  /** The reference always reports column 1. */
+  column: number;
+  message: string;
+}
+
+export function lintAt(line: number, message: string): Lint {
+  return { line, column: 1, message };
+}
+
+/** `(3,1) field nope not recognised`, as the HTTP API reports lints. */
+export function formatApiLint(lint: Lint): string {
+  return `(${lint.line},${lint.column}) ${lint.message}`;
+}
+
+/** `config.yaml(3,1) field nope not recognised`, as file lints read. */
+export function formatFileLint(path: string, lint: Lint): string {
+  return `${path}${formatApiLint(lint)}`;
+}

@@ -1,0 +1,136 @@
+// Reads a config file: env interpolation (with `-e` files), YAML with positions, `--set`
+// overrides, lint (unless the first line disables it), conversion to a typed config.
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from '../engine/errors.js';
+import type { BloblangChecker } from './bloblang_check.js';
+import { loadEnvFiles } from './env_file.js';
+import { envLookup, interpolateEnv, missingEnvMessage } from './env_interpolation.js';
+import { formatFileLint, type Lint, lintAt } from './lint.js';
+import { lintServiceConfig, lintStreamConfig } from './lint_config.js';
+import type { SchemaProvider } from './schema.js';
+import { type ServiceConfig, type StreamConfig, toServiceConfig, toStreamConfig } from './service_config.js';
+import { applySetOverrides, parseSetOverride } from './set_overrides.js';
+import { buildLineIndex, type ParsedYaml, parseYaml, yamlToValue } from './yaml_document.js';
+
+export interface LoadOptions {
+  provider: SchemaProvider;
+  /** The process environment; `-e` files override it. Defaults to process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** `--set path=value` expressions. */
+  sets?: readonly string[];
+  /** Dotenv files, read in order. */
+  envFiles?: readonly string[];
+  bloblang?: BloblangChecker;
+}
+
+export interface LoadedConfig<C> {
+  config: C;
+  /** `<path>(<line>,<col>) <message>`; fatal unless the caller runs chilled. */
+  lints: string[];
+  /** The document as written (after env interpolation and --set). */
+  raw: unknown;
+}
+
+const LINT_DISABLE = /^# (BENTHOS|NEKTON) LINT DISABLE/;
+
+/** A file whose first line is `# BENTHOS LINT DISABLE` (or `# NEKTON ...`) is not linted. */
+export function lintDisabled(text: string): boolean {
+  return LINT_DISABLE.test(text);
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const problem = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : String(err);
+    throw new ConfigError(`${path}: ${problem}`, undefined, undefined, path);
+  }
+}
+
+interface PreparedFile {
+  parsed: ParsedYaml;
+  envLints: Lint[];
+  lintable: boolean;
+}
+
+async function prepare(path: string, options: LoadOptions): Promise<PreparedFile> {
+  const text = await readText(path);
+  const fileVars = options.envFiles?.length ? await loadEnvFiles(options.envFiles) : {};
+  const env = options.env ?? process.env;
+  const lookup = (name: string) => (Object.hasOwn(fileVars, name) ? fileVars[name] : envLookup(env)(name));
+  const interpolated = interpolateEnv(text, lookup);
+  if (interpolated.errors.length > 0) {
+    const line = interpolated.firstErrorLine;
+    const problems = interpolated.errors.join('; ');
+    throw new ConfigError(`${path}: line ${line}: ${problems}`, line, 1, path);
+  }
+  const parsed = parseYaml(interpolated.text, path);
+  applySetOverrides(parsed, (options.sets ?? []).map(parseSetOverride));
+  const envLints =
+    interpolated.missing.length > 0 ? [lintAt(1, missingEnvMessage(interpolated.missing))] : [];
+  return { parsed, envLints, lintable: !lintDisabled(text) };
+}
+
+function withFile<T>(path: string, convert: () => T): T {
+  try {
+    return convert();
+  } catch (err) {
+    if (err instanceof ConfigError && !err.file) {
+      throw new ConfigError(`${path}: ${err.message}`, err.line, err.column, path);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Converts the linted document; when that fails and the linter already found problems, those
+ * problems (every one of them, with positions) are the error, not just the first the conversion hit.
+ */
+function convert<T>(path: string, lints: string[], build: () => T): T {
+  try {
+    return withFile(path, build);
+  } catch (err) {
+    if (err instanceof ConfigError && lints.length > 0) {
+      throw new ConfigError(lints.join('\n'), undefined, undefined, path);
+    }
+    throw err;
+  }
+}
+
+/** A service config file (`-c`); `withStreamSections: false` for a streams-mode `-o` file. */
+export async function loadConfigFile(
+  path: string,
+  options: LoadOptions & { withStreamSections?: boolean },
+): Promise<LoadedConfig<ServiceConfig>> {
+  const { parsed, envLints, lintable } = await prepare(path, options);
+  const lints = [...envLints, ...(lintable ? lintServiceConfig(parsed, options) : [])].map((l) =>
+    formatFileLint(path, l),
+  );
+  const raw = withFile(path, () => yamlToValue(parsed));
+  const lines = buildLineIndex(parsed);
+  const config = convert(path, lints, () =>
+    toServiceConfig(
+      raw,
+      { provider: options.provider, lines },
+      { withStreamSections: options.withStreamSections },
+    ),
+  );
+  return { config, raw, lints };
+}
+
+/** A streams-mode stream file: stream sections plus an allowed `tests` section. */
+export async function loadStreamFile(
+  path: string,
+  options: LoadOptions,
+): Promise<LoadedConfig<StreamConfig>> {
+  const { parsed, envLints, lintable } = await prepare(path, options);
+  const lints = [
+    ...envLints,
+    ...(lintable ? lintStreamConfig(parsed, { ...options, allowTests: true }) : []),
+  ].map((l) => formatFileLint(path, l));
+  const raw = withFile(path, () => yamlToValue(parsed));
+  const lines = buildLineIndex(parsed);
+  const config = convert(path, lints, () => toStreamConfig(raw, { provider: options.provider, lines }));
+  return { config, raw, lints };
+}

@@ -1,0 +1,166 @@
+// Typed service and stream configs built from checked values (defaults filled, components
+// normalised). Omitted stream sections default to stdin -> none -> stdout when registered.
+import type { ComponentConfig } from '../engine/context.js';
+import { ConfigError } from '../engine/errors.js';
+import { isPlainObject, type NormaliseContext, normaliseComponent, normaliseField } from './normalise.js';
+import type { ConfigKind } from './schema.js';
+import { RESOURCE_SECTIONS, SERVICE_FIELDS } from './service_spec.js';
+import type { FieldSpec } from './spec.js';
+import { pathKey } from './yaml_document.js';
+
+export interface PipelineConfig {
+  /** -1 means one thread per CPU. */
+  threads: number;
+  processors: ComponentConfig[];
+}
+
+export interface StreamConfig {
+  input: ComponentConfig;
+  buffer: ComponentConfig;
+  pipeline: PipelineConfig;
+  output: ComponentConfig;
+}
+
+export interface HttpConfig {
+  enabled: boolean;
+  address: string;
+  root_path: string;
+  debug_endpoints: boolean;
+  cert_file: string;
+  key_file: string;
+  cors: { enabled: boolean; allowed_origins: string[] };
+  basic_auth: {
+    enabled: boolean;
+    realm: string;
+    username: string;
+    password_hash: string;
+    algorithm: string;
+    salt: string;
+  };
+}
+
+export interface LoggerConfig {
+  level: string;
+  format: string;
+  add_timestamp: boolean;
+  level_name: string;
+  timestamp_name: string;
+  message_name: string;
+  static_fields: Record<string, string>;
+  file: { path: string; rotate: boolean; rotate_max_age_days: number };
+}
+
+/** Named components shared by streams; each `label` is the resource name. */
+export interface ResourcesConfig {
+  input_resources: ComponentConfig[];
+  processor_resources: ComponentConfig[];
+  output_resources: ComponentConfig[];
+  cache_resources: ComponentConfig[];
+  rate_limit_resources: ComponentConfig[];
+}
+
+export interface ServiceConfig extends ResourcesConfig {
+  http: HttpConfig;
+  logger: LoggerConfig;
+  metrics: ComponentConfig;
+  tracer: ComponentConfig;
+  /** Go duration strings, e.g. `20s`. */
+  shutdown_delay: string;
+  shutdown_timeout: string;
+  /** Absent for a streams-mode observability config. */
+  stream: StreamConfig | undefined;
+  /** Unit-test definitions, as written. */
+  tests: unknown[];
+}
+
+const DEFAULT_TYPES: Partial<Record<string, { kind: ConfigKind; name: string }>> = {
+  input: { kind: 'input', name: 'stdin' },
+  buffer: { kind: 'buffer', name: 'none' },
+  output: { kind: 'output', name: 'stdout' },
+  metrics: { kind: 'metrics', name: 'prometheus' },
+  tracer: { kind: 'tracer', name: 'none' },
+};
+
+function fieldSpec(name: string): FieldSpec {
+  const spec = SERVICE_FIELDS.find((f) => f.name === name);
+  if (!spec) throw new Error(`no service field ${name}`);
+  return spec;
+}
+
+function section(root: Record<string, unknown>, name: string, ctx: NormaliseContext): unknown {
+  const value = root[name];
+  const fallback = DEFAULT_TYPES[name];
+  if ((value === undefined || value === null) && fallback) {
+    if (!ctx.provider.get(fallback.kind, fallback.name)) {
+      throw new ConfigError(
+        `${name} is not configured and the default ${fallback.kind} ${fallback.name} is not available`,
+      );
+    }
+    return normaliseComponent(
+      fallback.kind,
+      { [fallback.name]: {} },
+      { docPath: [name], configPath: `root.${name}` },
+      ctx,
+    );
+  }
+  return normaliseField(fieldSpec(name), value, { docPath: [name], configPath: `root.${name}` }, ctx);
+}
+
+function rootObject(value: unknown, ctx: NormaliseContext): Record<string, unknown> {
+  if (value === null || value === undefined) return {};
+  if (!isPlainObject(value)) {
+    const line = ctx.lines?.get(pathKey([]));
+    throw new ConfigError('expected the config to be an object', line, line === undefined ? undefined : 1);
+  }
+  return value;
+}
+
+/** input, buffer, pipeline, output; any other key is ignored (lint reports it). */
+export function toStreamConfig(value: unknown, ctx: NormaliseContext): StreamConfig {
+  const root = rootObject(value, ctx);
+  return {
+    input: section(root, 'input', ctx) as ComponentConfig,
+    buffer: section(root, 'buffer', ctx) as ComponentConfig,
+    pipeline: section(root, 'pipeline', ctx) as PipelineConfig,
+    output: section(root, 'output', ctx) as ComponentConfig,
+  };
+}
+
+function resources(root: Record<string, unknown>, ctx: NormaliseContext): ResourcesConfig {
+  const out = {} as ResourcesConfig;
+  for (const name of RESOURCE_SECTIONS) {
+    const list = section(root, name, ctx) as ComponentConfig[];
+    list.forEach((resource, i) => {
+      if (resource.label === '') {
+        const line = ctx.lines?.get(pathKey([name, i]));
+        throw new ConfigError(
+          `${name}.${i}: a resource must have a label`,
+          line,
+          line === undefined ? undefined : 1,
+        );
+      }
+    });
+    out[name] = list;
+  }
+  return out;
+}
+
+/** A whole config file; `withStreamSections: false` for the streams-mode observability file. */
+export function toServiceConfig(
+  value: unknown,
+  ctx: NormaliseContext,
+  options: { withStreamSections?: boolean } = {},
+): ServiceConfig {
+  const root = rootObject(value, ctx);
+  return {
+    http: section(root, 'http', ctx) as HttpConfig,
+    logger: section(root, 'logger', ctx) as LoggerConfig,
+    metrics: section(root, 'metrics', ctx) as ComponentConfig,
+    tracer: section(root, 'tracer', ctx) as ComponentConfig,
+    shutdown_delay: section(root, 'shutdown_delay', ctx) as string,
+    shutdown_timeout: section(root, 'shutdown_timeout', ctx) as string,
+    ...resources(root, ctx),
+    stream: (options.withStreamSections ?? true) ? toStreamConfig(root, ctx) : undefined,
+    tests: Array.isArray(root.tests) ? root.tests : [],
+  };
+}

@@ -1,0 +1,336 @@
+// Builds components from their normalised configs: looks the spec up, hands the factory a
+// BuildContext, and wraps the result with metrics and the component-level processors.
+import type { Logger } from 'pino';
+import { BloblangParseError, parseInterpolation, parseMapping } from '../bloblang/index.js';
+import { inheritResponseStore } from '../components/sync_response_store.js';
+import { parseDurationMs } from '../config/duration.js';
+import { type SchemaProvider, schemaProvider } from '../config/schema.js';
+import type { ComponentKind } from '../config/spec.js';
+import type { Batch } from '../message/message.js';
+import type { BatchPolicy, BatchPolicyConfig } from './batching.js';
+import type {
+  Cache,
+  ConnectionStatus,
+  Input,
+  InputReader,
+  Output,
+  OutputWriter,
+  Processor,
+  RateLimit,
+  Transaction,
+} from './component.js';
+import type { BuildContext, ComponentConfig, EndpointHandler, MetricsScope, Resources } from './context.js';
+import { ConfigError } from './errors.js';
+import type { InprocBus } from './inproc.js';
+import { ReaderInput } from './input_wrapper.js';
+import { ObservedProcessor, runProcessors } from './observed_processor.js';
+import { WriterOutput } from './output_wrapper.js';
+import type { Registry } from './registry.js';
+
+export interface MetricsProvider {
+  scope(labels: { label: string; path: string; stream?: string }): MetricsScope;
+}
+
+/** Where component endpoints go; the stream prefixes and later removes them. */
+export interface EndpointRegistrar {
+  register(path: string, description: string, handler: EndpointHandler): void;
+}
+
+/** Everything shared by the components of one stream (or of the resources of a process). */
+export interface EngineEnv {
+  registry: Registry;
+  logger: Logger;
+  metrics: MetricsProvider;
+  resources: Resources;
+  inproc: InprocBus;
+  endpoints?: EndpointRegistrar;
+  streamId?: string;
+  signal: AbortSignal;
+  /** Directory relative Bloblang imports resolve against (the config file's). */
+  baseDir?: string;
+}
+
+export class ComponentBuilder {
+  private schemas: SchemaProvider | undefined;
+
+  constructor(private readonly env: EngineEnv) {}
+
+  /** Built on first use: most streams never read a config at run time. */
+  private get schemaLookup(): SchemaProvider {
+    this.schemas ??= schemaProvider(this.env.registry);
+    return this.schemas;
+  }
+
+  async buildInput(cc: ComponentConfig): Promise<Input> {
+    const ctx = this.context(cc);
+    const built = await this.spec('input', cc).build(cc.config, ctx);
+    const input = isInput(built) ? built : ctx.wrapReader(built as InputReader);
+    if (cc.processors.length === 0) return input;
+    return new ProcessedInput(input, await this.buildProcessors(cc.processors));
+  }
+
+  async buildOutput(cc: ComponentConfig): Promise<Output> {
+    const ctx = this.context(cc);
+    const built = await this.spec('output', cc).build(cc.config, ctx);
+    const output = isOutput(built) ? built : ctx.wrapWriter(built as OutputWriter);
+    if (cc.processors.length === 0) return output;
+    return new ProcessedOutput(output, await this.buildProcessors(cc.processors));
+  }
+
+  async buildProcessor(cc: ComponentConfig): Promise<Processor> {
+    const ctx = this.context(cc);
+    const built = (await this.spec('processor', cc).build(cc.config, ctx)) as Processor;
+    return new ObservedProcessor(built, ctx.metrics);
+  }
+
+  async buildProcessors(list: ComponentConfig[]): Promise<Processor[]> {
+    const out: Processor[] = [];
+    for (const cc of list) out.push(await this.buildProcessor(cc));
+    return out;
+  }
+
+  async buildCache(cc: ComponentConfig): Promise<Cache> {
+    return (await this.spec('cache', cc).build(cc.config, this.context(cc))) as Cache;
+  }
+
+  async buildRateLimit(cc: ComponentConfig): Promise<RateLimit> {
+    return (await this.spec('rate_limit', cc).build(cc.config, this.context(cc))) as RateLimit;
+  }
+
+  async buildBuffer(cc: ComponentConfig): Promise<unknown> {
+    return this.spec('buffer', cc).build(cc.config, this.context(cc));
+  }
+
+  async buildBatchPolicy(config: BatchPolicyConfig, ctx: BuildContext): Promise<BatchPolicy> {
+    const processors = await this.buildProcessors(config.processors as ComponentConfig[]);
+    return {
+      count: config.count,
+      byteSize: config.byte_size,
+      periodMs: config.period ? parseDurationMs(config.period) : 0,
+      check: config.check ? ctx.mapping(config.check, 'batching.check') : null,
+      processors,
+    };
+  }
+
+  private spec(kind: ComponentKind, cc: ComponentConfig) {
+    const spec = this.env.registry.get(kind, cc.type);
+    if (!spec) throw new ConfigError(`${kind} type ${cc.type} is not recognised (at ${cc.path})`);
+    return spec;
+  }
+
+  context(cc: ComponentConfig): BuildContext {
+    const env = this.env;
+    const labels: { label: string; path: string; stream?: string } = { label: cc.label, path: cc.path };
+    if (env.streamId !== undefined) labels.stream = env.streamId;
+    const metrics = env.metrics.scope(labels);
+    const bindings: Record<string, string> = { path: cc.path };
+    if (cc.label) bindings.label = cc.label;
+    if (env.streamId !== undefined) bindings.stream = env.streamId;
+    const logger = env.logger.child(bindings);
+    const builderSchemas = () => this.schemaLookup;
+    const ctx: BuildContext = {
+      label: cc.label,
+      path: cc.path,
+      streamId: env.streamId,
+      logger,
+      metrics,
+      resources: env.resources,
+      signal: env.signal,
+      inproc: env.inproc,
+      get schemas() {
+        return builderSchemas();
+      },
+      buildInput: (c) => this.buildInput(c),
+      buildOutput: (c) => this.buildOutput(c),
+      buildProcessor: (c) => this.buildProcessor(c),
+      buildCache: (c) => this.buildCache(c),
+      buildRateLimit: (c) => this.buildRateLimit(c),
+      buildBatchPolicy: (config) => this.buildBatchPolicy(config, ctx),
+      wrapReader: (reader, options) =>
+        new ReaderInput(
+          reader,
+          { label: cc.label, path: cc.path, logger, metrics, signal: env.signal },
+          options?.autoReplayNacks,
+        ),
+      wrapWriter: (writer, options) => {
+        const id = { label: cc.label, path: cc.path, logger, metrics, signal: env.signal };
+        const batching = options?.batching;
+        if (!batching || isNoopPolicyConfig(batching))
+          return new WriterOutput(writer, id, options?.maxInFlight);
+        return new LazyPolicyOutput(
+          this.buildBatchPolicy(batching, ctx),
+          (policy) => new WriterOutput(writer, id, options?.maxInFlight, policy),
+        );
+      },
+      mapping: (text, fieldName) => {
+        try {
+          return parseMapping(text, { importDir: env.baseDir });
+        } catch (err) {
+          throw fieldError(cc, fieldName, err);
+        }
+      },
+      interpolation: (text, fieldName) => {
+        try {
+          return parseInterpolation(text);
+        } catch (err) {
+          throw fieldError(cc, fieldName, err);
+        }
+      },
+      registerEndpoint: (path, description, handler) => {
+        if (!env.endpoints)
+          throw new ConfigError(`${cc.path}: no HTTP server is available for endpoint ${path}`);
+        env.endpoints.register(path, description, handler);
+      },
+    };
+    return ctx;
+  }
+}
+
+function fieldError(cc: ComponentConfig, fieldName: string, err: unknown): ConfigError {
+  if (err instanceof BloblangParseError) {
+    return new ConfigError(
+      `${cc.path}.${cc.type}.${fieldName}: line ${err.line} char ${err.column}: ${err.message}`,
+    );
+  }
+  return new ConfigError(
+    `${cc.path}.${cc.type}.${fieldName}: ${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+
+function isNoopPolicyConfig(config: BatchPolicyConfig): boolean {
+  return (
+    config.count <= 1 &&
+    config.byte_size <= 0 &&
+    !config.period &&
+    !config.check &&
+    (config.processors?.length ?? 0) === 0
+  );
+}
+
+function isInput(value: unknown): value is Input {
+  return typeof (value as Input).statuses === 'function' && typeof (value as Input).read === 'function';
+}
+
+function isOutput(value: unknown): value is Output {
+  return typeof (value as Output).statuses === 'function' && typeof (value as Output).write === 'function';
+}
+
+/** An output whose batch policy (with its own processors) is still being built. */
+class LazyPolicyOutput implements Output {
+  private output: Output | null = null;
+  private readonly ready: Promise<Output>;
+
+  constructor(policy: Promise<BatchPolicy>, make: (policy: BatchPolicy) => Output) {
+    this.ready = policy.then((p) => {
+      this.output = make(p);
+      return this.output;
+    });
+    this.ready.catch(() => undefined);
+  }
+
+  write(batch: Batch): Promise<void> {
+    return this.output ? this.output.write(batch) : this.ready.then((o) => o.write(batch));
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.output?.statuses() ?? [];
+  }
+
+  async flush(): Promise<void> {
+    await (await this.ready).flush?.();
+  }
+
+  async close(): Promise<void> {
+    await (await this.ready).close();
+  }
+}
+
+/** An input with its own `processors`, run before the stream's pipeline. */
+class ProcessedInput implements Input {
+  private readonly queued: Transaction[] = [];
+
+  constructor(
+    private readonly inner: Input,
+    private readonly processors: Processor[],
+  ) {}
+
+  async read(): Promise<Transaction | null> {
+    for (;;) {
+      const next = this.queued.shift();
+      if (next) return next;
+      const txn = await this.inner.read();
+      if (!txn) return null;
+      const batches = await runProcessors(this.processors, txn.batch);
+      for (const b of batches) inheritResponseStore(txn.batch, b);
+      if (batches.length === 0) {
+        await txn.ack(null);
+        continue;
+      }
+      if (batches.length === 1) return { batch: batches[0]!, ack: txn.ack };
+      // One source transaction fanned out: acknowledge it once every part settled.
+      const shared = sharedAck(txn, batches.length);
+      for (const batch of batches) this.queued.push({ batch, ack: shared });
+    }
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.inner.statuses();
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+    for (const p of this.processors) await p.close();
+  }
+}
+
+/** An output with its own `processors`, run just before writing. */
+class ProcessedOutput implements Output {
+  /** Writes still in the processors, so flush() sees every batch they pass to the inner output. */
+  private readonly processing = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly inner: Output,
+    private readonly processors: Processor[],
+  ) {}
+
+  async write(batch: Batch): Promise<void> {
+    const processed = Promise.resolve(runProcessors(this.processors, batch));
+    this.processing.add(processed);
+    const untrack = () => this.processing.delete(processed);
+    processed.then(untrack, untrack);
+    const batches = await processed;
+    if (batches.length === 1) return this.inner.write(batches[0]!);
+    await Promise.all(batches.map((b) => this.inner.write(b)));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.processing]);
+    await this.inner.flush?.();
+  }
+
+  statuses(): ConnectionStatus[] {
+    return this.inner.statuses();
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+    for (const p of this.processors) await p.close();
+  }
+}
+
+/** An ack shared by `parts` derived transactions: the first error, or success once all succeed. */
+export function sharedAck(txn: Transaction, parts: number): Transaction['ack'] {
+  let remaining = parts;
+  let done = false;
+  return async (err) => {
+    if (done) return;
+    if (err) {
+      done = true;
+      return txn.ack(err);
+    }
+    if (--remaining === 0) {
+      done = true;
+      return txn.ack(null);
+    }
+  };
+}

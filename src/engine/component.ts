@@ -1,0 +1,102 @@
+// The runtime shapes of components. Connectors implement the small `*Reader`/`*Writer`
+// interfaces; the engine wraps them into `Input`/`Output` with reconnection, metrics and acks.
+import type { Batch } from '../message/message.js';
+
+/** Settles a read batch: null = delivered (commit upstream), an Error = failed (nack/redeliver). */
+export type AckFn = (err: Error | null) => Promise<void>;
+
+export interface Transaction {
+  batch: Batch;
+  ack: AckFn;
+}
+
+/** What an input connector implements. */
+export interface InputReader {
+  /** Opens the connection. Throwing means "retry later with backoff". */
+  connect(): Promise<void>;
+  /**
+   * Next batch and how to acknowledge it; null when the input has ended for good.
+   * Throw NotConnectedError when the connection is lost: the engine reconnects.
+   */
+  read(): Promise<Transaction | null>;
+  /** Stops reading and releases resources; a pending read() must then settle (null is fine). */
+  close(): Promise<void>;
+}
+
+/** What an output connector implements. */
+export interface OutputWriter {
+  connect(): Promise<void>;
+  /** Delivers the whole batch or throws. NotConnectedError makes the engine reconnect first. */
+  write(batch: Batch): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A connection state the engine reports to `/ready` and stream status. */
+export interface ConnectionStatus {
+  /** Component path without `root.`, e.g. `input`, `output.broker.outputs.1`. */
+  path: string;
+  label: string;
+  connected: boolean;
+  error?: string;
+}
+
+/** An input as the engine drives it (a wrapped InputReader, or a composite such as a broker). */
+export interface Input {
+  /** Next transaction; null when the input has ended for good or was closed. */
+  read(): Promise<Transaction | null>;
+  statuses(): ConnectionStatus[];
+  /** Stop reading: pending and later reads resolve null. Resolves once everything is released. */
+  close(): Promise<void>;
+}
+
+/** An output as the engine drives it (a wrapped OutputWriter, or a broker/retry/switch...). */
+export interface Output {
+  /**
+   * Resolves once every message of the batch is delivered; rejects when delivery failed and the
+   * caller must nack. Callers may have several writes in flight; the output bounds them.
+   */
+  write(batch: Batch): Promise<void>;
+  statuses(): ConnectionStatus[];
+  /**
+   * Sends any partially filled batch now and resolves once it was written: the stream calls this
+   * when its input has ended, since a batch that can never fill would otherwise never be acked.
+   */
+  flush?(): Promise<void>;
+  /** Flushes pending batches (within the caller's deadline) and closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * Returns zero or more batches. A message that fails keeps going with `error` set (it is not
+ * thrown), as in Benthos; throwing fails the whole batch the same way.
+ */
+export interface Processor {
+  process(batch: Batch): Batch[] | Promise<Batch[]>;
+  close(): Promise<void>;
+}
+
+export interface Cache {
+  /** undefined when the key does not exist. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  set(key: string, value: Uint8Array, ttlMs?: number): Promise<void>;
+  /** Sets only when absent; false when the key already exists. */
+  add(key: string, value: Uint8Array, ttlMs?: number): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RateLimit {
+  /** 0 when the caller may go now, else how many milliseconds to wait before asking again. */
+  access(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Sits between input and pipeline. `memory` acknowledges the input once stored (weaker guarantee). */
+export interface Buffer {
+  /** Stores a transaction; resolves when there is room (backpressure). */
+  write(txn: Transaction): Promise<void>;
+  /** Next stored transaction; null once endOfInput() was called and everything was read. */
+  read(): Promise<Transaction | null>;
+  endOfInput(): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,217 @@
+// Turns a connector's InputReader into an engine Input: connects with backoff (logging once per
+// step), reconnects when the connection drops, serialises reads, counts metrics, optionally
+// replays nacked batches itself, and releases the connection only once every batch it handed
+// out has been acknowledged.
+import type { Logger } from 'pino';
+import { Backoff, sleep } from './backoff.js';
+import type { AckFn, ConnectionStatus, Input, InputReader, Transaction } from './component.js';
+import type { Counter, MetricsScope, Timer } from './context.js';
+import { errorMessage, NotConnectedError } from './errors.js';
+
+export interface InputIdentity {
+  label: string;
+  /** Config path, e.g. `root.input`. */
+  path: string;
+  logger: Logger;
+  metrics: MetricsScope;
+  /** Fired when the owning stream is force-stopped: connect loops and pending work give up. */
+  signal?: AbortSignal;
+}
+
+interface Replay {
+  txn: Transaction;
+}
+
+const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 10_000, maxElapsedMs: 0, multiplier: 2 };
+
+export class ReaderInput implements Input {
+  private connected = false;
+  private closing = false;
+  private ended = false;
+  private lastError: string | undefined;
+  private readChain: Promise<unknown> = Promise.resolve();
+  private outstanding = 0;
+  private drained: (() => void) | null = null;
+  private readonly replays: Replay[] = [];
+  /** Woken whenever a handed-out batch settles (used once the source has ended). */
+  private readonly ackWaiters: Array<() => void> = [];
+  private readonly stopController = new AbortController();
+  private readonly received: Counter;
+  private readonly latency: Timer;
+  private readonly connectionUp: Counter;
+  private readonly connectionFailed: Counter;
+  private readonly connectionLost: Counter;
+  private closed: Promise<void> | null = null;
+
+  constructor(
+    private readonly reader: InputReader,
+    private readonly id: InputIdentity,
+    private readonly autoReplayNacks = false,
+  ) {
+    this.received = id.metrics.counter('input_received');
+    this.latency = id.metrics.timer('input_latency_ns');
+    this.connectionUp = id.metrics.counter('input_connection_up');
+    this.connectionFailed = id.metrics.counter('input_connection_failed');
+    this.connectionLost = id.metrics.counter('input_connection_lost');
+    id.signal?.addEventListener('abort', () => this.stopController.abort(), { once: true });
+  }
+
+  read(): Promise<Transaction | null> {
+    // Readers are not required to be re-entrant: one read at a time.
+    const next = this.readChain.then(() => this.readOne());
+    this.readChain = next.catch(() => undefined);
+    return next;
+  }
+
+  statuses(): ConnectionStatus[] {
+    const status: ConnectionStatus = {
+      label: this.id.label,
+      path: this.id.path.replace(/^root\./, ''),
+      connected: this.connected,
+    };
+    if (!this.connected && this.lastError) status.error = this.lastError;
+    return [status];
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) this.closed = this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true;
+    this.stopController.abort();
+    for (const wake of this.ackWaiters.splice(0)) wake();
+    // Batches waiting for replay were never delivered: hand the nack back to the source.
+    for (const replay of this.replays.splice(0))
+      this.settle(replay.txn.ack, new Error('input closed before replay'));
+    if (this.outstanding > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    try {
+      await this.reader.close();
+    } catch (err) {
+      this.id.logger.warn(`failed to close input: ${errorMessage(err)}`);
+    }
+    this.connected = false;
+  }
+
+  private async readOne(): Promise<Transaction | null> {
+    for (;;) {
+      if (this.closing) return null;
+      const replay = this.replays.shift();
+      if (replay) return this.handOut(replay.txn.batch, replay.txn.ack);
+      if (this.ended) {
+        // The source is exhausted, but a batch still in flight may be nacked and need replaying.
+        if (this.outstanding === 0 || !this.autoReplayNacks) return null;
+        await new Promise<void>((resolve) => this.ackWaiters.push(resolve));
+        continue;
+      }
+      if (!this.connected && !(await this.connect())) return null;
+      let txn: Transaction | null | undefined;
+      try {
+        txn = await this.raceStop(this.reader.read());
+      } catch (err) {
+        if (this.closing) return null;
+        if (err instanceof NotConnectedError) {
+          this.connected = false;
+          this.lastError = errorMessage(err);
+          this.connectionLost.inc();
+          this.id.logger.warn(`lost connection: ${this.lastError}`);
+          continue;
+        }
+        this.id.logger.error(`failed to read message: ${errorMessage(err)}`);
+        await sleep(100, this.stopController.signal);
+        continue;
+      }
+      if (txn === undefined) return null; // closed while reading
+      if (txn === null) {
+        this.ended = true;
+        return null;
+      }
+      const started = process.hrtime.bigint();
+      this.received.inc(txn.batch.length);
+      return this.handOut(txn.batch, txn.ack, started);
+    }
+  }
+
+  private handOut(batch: Transaction['batch'], sourceAck: AckFn, started?: bigint): Transaction {
+    this.outstanding++;
+    let settled = false;
+    const ack: AckFn = async (err) => {
+      if (settled) return;
+      settled = true;
+      if (started !== undefined) this.latency.observeNs(Number(process.hrtime.bigint() - started));
+      if (err && this.autoReplayNacks && !this.closing) {
+        // Re-deliver from here; the source only ever sees the final success.
+        this.replays.push({ txn: { batch, ack: sourceAck } });
+        this.outstanding--;
+        this.checkDrained();
+        return;
+      }
+      try {
+        await sourceAck(err);
+      } finally {
+        this.outstanding--;
+        this.checkDrained();
+      }
+    };
+    return { batch, ack };
+  }
+
+  private settle(ack: AckFn, err: Error): void {
+    ack(err).catch((e) => this.id.logger.warn(`failed to nack: ${errorMessage(e)}`));
+  }
+
+  private checkDrained(): void {
+    for (const wake of this.ackWaiters.splice(0)) wake();
+    if (this.outstanding === 0 && this.drained) {
+      this.drained();
+      this.drained = null;
+    }
+  }
+
+  /** Connects with backoff; false when closed meanwhile. */
+  private async connect(): Promise<boolean> {
+    const backoff = new Backoff(RECONNECT_BACKOFF);
+    for (;;) {
+      if (this.closing) return false;
+      try {
+        await this.raceStop(this.reader.connect());
+        if (this.closing) return false;
+        this.connected = true;
+        this.lastError = undefined;
+        this.connectionUp.inc();
+        this.id.logger.info('input connected');
+        return true;
+      } catch (err) {
+        if (this.closing) return false;
+        this.lastError = errorMessage(err);
+        this.connectionFailed.inc();
+        const wait = backoff.next() ?? RECONNECT_BACKOFF.maxMs;
+        this.id.logger.error(`failed to connect input, retrying in ${wait}ms: ${this.lastError}`);
+        await sleep(wait, this.stopController.signal);
+      }
+    }
+  }
+
+  /** Resolves undefined as soon as the input is closed, so a hung read never blocks shutdown. */
+  private raceStop<T>(work: Promise<T>): Promise<T | undefined> {
+    if (this.stopController.signal.aborted) {
+      work.catch(() => undefined);
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve, reject) => {
+      const onStop = () => resolve(undefined);
+      this.stopController.signal.addEventListener('abort', onStop, { once: true });
+      work.then(
+        (v) => {
+          this.stopController.signal.removeEventListener('abort', onStop);
+          resolve(v);
+        },
+        (e) => {
+          this.stopController.signal.removeEventListener('abort', onStop);
+          reject(e);
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,92 @@
+// The process logger: pino, writing Benthos-style logfmt (default) or JSON lines to stderr.
+import { type Logger, type LoggerOptions, pino } from 'pino';
+
+export interface LoggerConfig {
+  level: string;
+  format: string;
+  add_timestamp: boolean;
+  static_fields: Record<string, string>;
+  timestamp_name?: string;
+  message_name?: string;
+  level_name?: string;
+}
+
+export const DEFAULT_LOGGER_CONFIG: LoggerConfig = {
+  level: 'INFO',
+  format: 'logfmt',
+  add_timestamp: false,
+  static_fields: { '@service': 'nekton' },
+};
+
+const LEVELS: Record<string, string> = {
+  off: 'silent',
+  none: 'silent',
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  warning: 'warn',
+  info: 'info',
+  debug: 'debug',
+  trace: 'trace',
+  all: 'trace',
+};
+
+export function pinoLevel(level: string): string {
+  return LEVELS[level.toLowerCase()] ?? 'info';
+}
+
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
+
+function logfmtValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /^[^\s"=\\]+$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** A pino destination that rewrites each JSON line as logfmt. */
+function logfmtStream(out: NodeJS.WritableStream, names: { time: string; msg: string; level: string }) {
+  return {
+    write(line: string): void {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      const parts: string[] = [];
+      if (record.time !== undefined) parts.push(`${names.time}=${logfmtValue(record.time)}`);
+      parts.push(`${names.level}=${LEVEL_NAMES[record.level as number] ?? record.level}`);
+      parts.push(`${names.msg}=${logfmtValue(record.msg ?? '')}`);
+      for (const [key, value] of Object.entries(record)) {
+        if (key === 'time' || key === 'level' || key === 'msg' || key === 'pid' || key === 'hostname')
+          continue;
+        parts.push(`${key}=${logfmtValue(value)}`);
+      }
+      out.write(`${parts.join(' ')}\n`);
+    },
+  };
+}
+
+export function createLogger(
+  config: Partial<LoggerConfig> = {},
+  out: NodeJS.WritableStream = process.stderr,
+): Logger {
+  const merged = { ...DEFAULT_LOGGER_CONFIG, ...config };
+  const options: LoggerOptions = {
+    level: pinoLevel(merged.level),
+    base: { ...merged.static_fields },
+    timestamp: merged.add_timestamp ? pino.stdTimeFunctions.isoTime : false,
+  };
+  const names = {
+    time: merged.timestamp_name ?? 'time',
+    msg: merged.message_name ?? 'msg',
+    level: merged.level_name ?? 'level',
+  };
+  if (merged.format === 'json') {
+    options.messageKey = names.msg;
+    options.formatters = { level: (label) => ({ [names.level]: label }) };
+    return pino(options, out === process.stderr ? pino.destination({ dest: 2, sync: true }) : out);
+  }
+  return pino(options, logfmtStream(out, names));
+}

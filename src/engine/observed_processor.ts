@@ -1,0 +1,111 @@
+// Wraps a processor with the reference's processor metrics, counted per batch.
+import type { Batch } from '../message/message.js';
+import type { Processor } from './component.js';
+import type { Counter, MetricsScope, Timer } from './context.js';
+
+export class ObservedProcessor implements Processor {
+  private readonly received: Counter;
+  private readonly batchReceived: Counter;
+  private readonly sent: Counter;
+  private readonly batchSent: Counter;
+  private readonly errors: Counter;
+  private readonly latency: Timer;
+
+  constructor(
+    private readonly inner: Processor,
+    metrics: MetricsScope,
+  ) {
+    this.received = metrics.counter('processor_received');
+    this.batchReceived = metrics.counter('processor_batch_received');
+    this.sent = metrics.counter('processor_sent');
+    this.batchSent = metrics.counter('processor_batch_sent');
+    this.errors = metrics.counter('processor_error');
+    this.latency = metrics.timer('processor_latency_ns');
+  }
+
+  process(batch: Batch): Batch[] | Promise<Batch[]> {
+    const started = process.hrtime.bigint();
+    this.received.inc(batch.length);
+    this.batchReceived.inc();
+    let result: Batch[] | Promise<Batch[]>;
+    try {
+      result = this.inner.process(batch);
+    } catch (err) {
+      result = [flagAll(batch, err)];
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (out) => this.count(out, started),
+        (err) => this.count([flagAll(batch, err)], started),
+      );
+    }
+    return this.count(result, started);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private count(out: Batch[], started: bigint): Batch[] {
+    this.latency.observeNs(Number(process.hrtime.bigint() - started));
+    let messages = 0;
+    let errored = 0;
+    for (const b of out) {
+      messages += b.length;
+      for (const m of b) if (m.error) errored++;
+    }
+    this.sent.inc(messages);
+    this.batchSent.inc(out.length);
+    if (errored > 0) this.errors.inc(errored);
+    return out;
+  }
+}
+
+/** A processor that threw fails every message of its batch, which then carries on flagged. */
+function flagAll(batch: Batch, err: unknown): Batch {
+  const error = err instanceof Error ? err : new Error(String(err));
+  return batch.map((m) => {
+    const copy = m.copy();
+    copy.error = error;
+    return copy;
+  });
+}
+
+/** Runs batches through processors in order; a processor may fan one batch out or drop it. */
+export function runProcessors(processors: readonly Processor[], batch: Batch): Batch[] | Promise<Batch[]> {
+  let batches: Batch[] = [batch];
+  for (let i = 0; i < processors.length; i++) {
+    const processor = processors[i]!;
+    const next: Batch[] = [];
+    for (let j = 0; j < batches.length; j++) {
+      const out = processor.process(batches[j]!);
+      if (out instanceof Promise) return continueAsync(processors, i, batches, j, out, next);
+      for (const b of out) if (b.length > 0) next.push(b);
+    }
+    batches = next;
+    if (batches.length === 0) break;
+  }
+  return batches;
+}
+
+// The slow path, taken from the first processor that answers asynchronously.
+async function continueAsync(
+  processors: readonly Processor[],
+  atProcessor: number,
+  batches: Batch[],
+  atBatch: number,
+  pending: Promise<Batch[]>,
+  next: Batch[],
+): Promise<Batch[]> {
+  for (const b of await pending) if (b.length > 0) next.push(b);
+  for (let j = atBatch + 1; j < batches.length; j++) {
+    for (const b of await processors[atProcessor]!.process(batches[j]!)) if (b.length > 0) next.push(b);
+  }
+  let current = next;
+  for (let i = atProcessor + 1; i < processors.length && current.length > 0; i++) {
+    const out: Batch[] = [];
+    for (const b of current) for (const r of await processors[i]!.process(b)) if (r.length > 0) out.push(r);
+    current = out;
+  }
+  return current;
+}

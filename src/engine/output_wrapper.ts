@@ -1,0 +1,167 @@
+// Turns a connector's OutputWriter into an engine Output: connects with backoff, reconnects
+// when a write reports a lost connection, bounds concurrent writes by max_in_flight, applies the
+// batching policy, and counts metrics. A failed write rejects so the caller nacks the source.
+import type { Logger } from 'pino';
+import type { Batch } from '../message/message.js';
+import { Backoff, sleep } from './backoff.js';
+import { Batcher, type BatchPolicy, isNoopPolicy } from './batching.js';
+import type { ConnectionStatus, Output, OutputWriter } from './component.js';
+import type { Counter, MetricsScope, Timer } from './context.js';
+import { errorMessage, NotConnectedError } from './errors.js';
+import { Semaphore } from './semaphore.js';
+
+export interface OutputIdentity {
+  label: string;
+  path: string;
+  logger: Logger;
+  metrics: MetricsScope;
+  /** Fired when the owning stream is force-stopped: connect loops and pending work give up. */
+  signal?: AbortSignal;
+}
+
+const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 10_000, maxElapsedMs: 0, multiplier: 2 };
+
+export class WriterOutput implements Output {
+  private connected = false;
+  private connecting: Promise<boolean> | null = null;
+  private closing = false;
+  private lastError: string | undefined;
+  private readonly slots: Semaphore;
+  private readonly batcher: Batcher | null;
+  private readonly stopController = new AbortController();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly sent: Counter;
+  private readonly batchSent: Counter;
+  private readonly errors: Counter;
+  private readonly latency: Timer;
+  private readonly connectionUp: Counter;
+  private readonly connectionFailed: Counter;
+  private readonly connectionLost: Counter;
+
+  constructor(
+    private readonly writer: OutputWriter,
+    private readonly id: OutputIdentity,
+    maxInFlight = 1,
+    policy?: BatchPolicy,
+  ) {
+    this.slots = new Semaphore(Math.max(1, maxInFlight));
+    this.batcher = policy && !isNoopPolicy(policy) ? new Batcher(policy, (b) => this.send(b)) : null;
+    this.sent = id.metrics.counter('output_sent');
+    this.batchSent = id.metrics.counter('output_batch_sent');
+    this.errors = id.metrics.counter('output_error');
+    this.latency = id.metrics.timer('output_latency_ns');
+    this.connectionUp = id.metrics.counter('output_connection_up');
+    this.connectionFailed = id.metrics.counter('output_connection_failed');
+    this.connectionLost = id.metrics.counter('output_connection_lost');
+    id.signal?.addEventListener('abort', () => this.stopController.abort(), { once: true });
+    // Connect eagerly so /ready reflects the real state before the first message.
+    this.ensureConnected().catch(() => undefined);
+  }
+
+  write(batch: Batch): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('output is closed'));
+    return this.batcher ? this.batcher.add(batch) : this.send(batch);
+  }
+
+  async flush(): Promise<void> {
+    if (this.batcher?.hasPending()) await this.batcher.flush();
+  }
+
+  statuses(): ConnectionStatus[] {
+    const status: ConnectionStatus = {
+      label: this.id.label,
+      path: this.id.path.replace(/^root\./, ''),
+      connected: this.connected,
+    };
+    if (!this.connected && this.lastError) status.error = this.lastError;
+    return [status];
+  }
+
+  async close(): Promise<void> {
+    if (this.batcher?.hasPending()) await this.batcher.flush().catch(() => undefined);
+    this.closing = true;
+    await Promise.allSettled([...this.inFlight]);
+    this.stopController.abort();
+    try {
+      await this.writer.close();
+    } catch (err) {
+      this.id.logger.warn(`failed to close output: ${errorMessage(err)}`);
+    }
+    this.connected = false;
+  }
+
+  private send(batch: Batch): Promise<void> {
+    const wait = this.slots.acquire();
+    const work = wait ? wait.then(() => this.sendWithSlot(batch)) : this.sendWithSlot(batch);
+    this.inFlight.add(work);
+    const untrack = () => this.inFlight.delete(work);
+    work.then(untrack, untrack);
+    return work;
+  }
+
+  private async sendWithSlot(batch: Batch): Promise<void> {
+    try {
+      for (;;) {
+        if (!this.connected && !(await this.ensureConnected()))
+          throw new Error('output closed before delivery');
+        const started = process.hrtime.bigint();
+        try {
+          await this.writer.write(batch);
+        } catch (err) {
+          if (err instanceof NotConnectedError && !this.stopController.signal.aborted) {
+            this.markLost(err);
+            continue;
+          }
+          this.errors.inc(batch.length);
+          throw err instanceof Error ? err : new Error(String(err));
+        }
+        this.latency.observeNs(Number(process.hrtime.bigint() - started));
+        this.sent.inc(batch.length);
+        this.batchSent.inc();
+        return;
+      }
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private markLost(err: Error): void {
+    if (!this.connected) return;
+    this.connected = false;
+    this.lastError = err.message;
+    this.connectionLost.inc();
+    this.id.logger.warn(`output lost connection: ${err.message}`);
+  }
+
+  /** One connect loop shared by every writer waiting on it; false once stopped. */
+  private ensureConnected(): Promise<boolean> {
+    if (this.connected) return Promise.resolve(true);
+    if (!this.connecting) {
+      this.connecting = this.connectLoop().finally(() => {
+        this.connecting = null;
+      });
+    }
+    return this.connecting;
+  }
+
+  private async connectLoop(): Promise<boolean> {
+    const backoff = new Backoff(RECONNECT_BACKOFF);
+    for (;;) {
+      if (this.stopController.signal.aborted) return false;
+      try {
+        await this.writer.connect();
+        this.connected = true;
+        this.lastError = undefined;
+        this.connectionUp.inc();
+        this.id.logger.info('output connected');
+        return true;
+      } catch (err) {
+        this.lastError = errorMessage(err);
+        this.connectionFailed.inc();
+        const wait = backoff.next() ?? RECONNECT_BACKOFF.maxMs;
+        this.id.logger.error(`failed to connect output, retrying in ${wait}ms: ${this.lastError}`);
+        if (!(await sleep(wait, this.stopController.signal))) return false;
+      }
+    }
+  }
+}

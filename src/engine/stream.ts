@@ -1,0 +1,268 @@
+// One running stream: input -> buffer -> pipeline threads -> output, its lifetime, readiness and
+// graceful stop. A transaction is acknowledged upstream only after every batch derived from it
+// was written; whatever is still in flight when the stop deadline passes is nacked.
+import type { Logger } from 'pino';
+import { inheritResponseStore } from '../components/sync_response_store.js';
+import type { Batch } from '../message/message.js';
+import type { ComponentBuilder } from './builder.js';
+import type { Buffer, ConnectionStatus, Input, Output, Processor, Transaction } from './component.js';
+import type { ComponentConfig } from './context.js';
+import { errorMessage } from './errors.js';
+import { runProcessors } from './observed_processor.js';
+import { Semaphore } from './semaphore.js';
+
+export interface StreamComponents {
+  input: ComponentConfig;
+  /** null (or a `none` buffer) reads the input directly. */
+  buffer: ComponentConfig | null;
+  pipeline: { threads: number; processors: ComponentConfig[] };
+  output: ComponentConfig;
+}
+
+/** How many transactions may wait for their output at once (bounds memory; feeds batching). */
+const MAX_PENDING_TRANSACTIONS = 4096;
+
+export class Stream {
+  readonly startedNs = process.hrtime.bigint();
+  private endedNs: bigint | null = null;
+  private readonly pending = new Set<PendingTxn>();
+  private readonly slots = new Semaphore(MAX_PENDING_TRANSACTIONS);
+  private readonly settledWaiters: Array<() => void> = [];
+  private stopping = false;
+  private lastErrorText: string | null = null;
+  private lastErrorLogged = 0;
+  private runPromise: Promise<void> | null = null;
+  private stopPromise: Promise<void> | null = null;
+
+  private constructor(
+    private readonly input: Input,
+    private readonly buffer: Buffer | null,
+    private readonly processors: Processor[],
+    private readonly output: Output,
+    private readonly threads: number,
+    private readonly logger: Logger,
+    private readonly abort: AbortController,
+  ) {}
+
+  /** Builds every component; on failure closes what was built and throws. */
+  static async build(
+    components: StreamComponents,
+    builder: ComponentBuilder,
+    logger: Logger,
+    abort: AbortController,
+  ): Promise<Stream> {
+    const closers: Array<() => Promise<void>> = [];
+    try {
+      const output = await builder.buildOutput(components.output);
+      closers.push(() => output.close());
+      const processors = await builder.buildProcessors(components.pipeline.processors);
+      closers.push(async () => {
+        for (const p of processors) await p.close();
+      });
+      let buffer: Buffer | null = null;
+      if (components.buffer && components.buffer.type !== 'none') {
+        buffer = (await builder.buildBuffer(components.buffer)) as Buffer;
+        const built = buffer;
+        closers.push(() => built.close());
+      }
+      const input = await builder.buildInput(components.input);
+      const threads = components.pipeline.threads > 0 ? components.pipeline.threads : 2;
+      return new Stream(input, buffer, processors, output, threads, logger, abort);
+    } catch (err) {
+      abort.abort();
+      for (const close of closers.reverse()) await close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Starts consuming; the promise settles when the stream has finished (by itself or stopped). */
+  run(): Promise<void> {
+    if (!this.runPromise) this.runPromise = this.consume();
+    return this.runPromise;
+  }
+
+  get active(): boolean {
+    return this.endedNs === null;
+  }
+
+  uptimeNs(): bigint {
+    return (this.endedNs ?? process.hrtime.bigint()) - this.startedNs;
+  }
+
+  statuses(): ConnectionStatus[] {
+    return [...this.input.statuses(), ...this.output.statuses()];
+  }
+
+  /** Connected end to end (finished streams count as not connected). */
+  isReady(): boolean {
+    return this.active && this.statuses().every((s) => s.connected);
+  }
+
+  lastError(): string | null {
+    return this.lastErrorText;
+  }
+
+  /**
+   * Stops reading, lets in-flight messages finish within the deadline, then nacks what is left
+   * and closes everything. A timeout of 0 forces an immediate close.
+   */
+  stop(timeoutMs = 20_000): Promise<void> {
+    if (!this.stopPromise) this.stopPromise = this.shutdown(timeoutMs);
+    return this.stopPromise;
+  }
+
+  private async shutdown(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    const deadline = Date.now() + Math.max(0, timeoutMs);
+    const graceful = timeoutMs > 1000 ? (timeoutMs * 3) / 4 : timeoutMs;
+    const inputClosed = this.input.close();
+    this.buffer?.endOfInput();
+    const drained = this.run();
+    if (graceful > 0) await withTimeout(drained, graceful);
+    if (this.pending.size > 0) {
+      this.logger.warn(`stopping with ${this.pending.size} transactions in flight: nacking them`);
+      for (const p of [...this.pending]) this.settle(p, new Error('stream stopped before delivery'));
+    }
+    this.abort.abort();
+    const remaining = Math.max(0, deadline - Date.now());
+    await withTimeout(Promise.allSettled([inputClosed, this.closeRest()]), Math.max(remaining, 50));
+    this.markEnded();
+  }
+
+  private async consume(): Promise<void> {
+    const source: { read(): Promise<Transaction | null> } = this.buffer ?? this.input;
+    const pump = this.buffer ? this.pumpIntoBuffer(this.buffer) : Promise.resolve();
+    const workers: Promise<void>[] = [];
+    for (let i = 0; i < this.threads; i++) workers.push(this.worker(source));
+    await Promise.all(workers);
+    await pump;
+    // Nothing more will be written: a partial output batch must go now or it is never acked.
+    if (this.pending.size > 0 && this.output.flush)
+      await this.output.flush().catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`));
+    await this.allSettled();
+    if (!this.stopping) {
+      // The input ended by itself: flush the output, then release everything.
+      await this.input.close().catch((e) => this.logger.warn(`closing input: ${errorMessage(e)}`));
+      await this.closeRest();
+      this.markEnded();
+      this.abort.abort();
+    }
+  }
+
+  private async worker(source: { read(): Promise<Transaction | null> }): Promise<void> {
+    for (;;) {
+      const txn = await source.read();
+      if (!txn) return;
+      let batches: Batch[];
+      try {
+        const result = runProcessors(this.processors, txn.batch);
+        batches = result instanceof Promise ? await result : result;
+      } catch (err) {
+        await txn.ack(err instanceof Error ? err : new Error(String(err)));
+        continue;
+      }
+      for (const b of batches) inheritResponseStore(txn.batch, b);
+      if (this.processors.length > 0) this.noteFlagged(batches);
+      if (batches.length === 0) {
+        // Everything was filtered or deleted on purpose: that counts as delivered.
+        await txn.ack(null);
+        continue;
+      }
+      const wait = this.slots.acquire();
+      if (wait) await wait;
+      this.dispatch(txn, batches);
+    }
+  }
+
+  private dispatch(txn: Transaction, batches: Batch[]): void {
+    const pending: PendingTxn = { txn, settled: false };
+    this.pending.add(pending);
+    const written =
+      batches.length === 1
+        ? this.output.write(batches[0]!)
+        : Promise.all(batches.map((b) => this.output.write(b)));
+    written.then(
+      () => this.settle(pending, null),
+      (err: unknown) => {
+        // The first failed part nacks the whole source transaction.
+        const error = err instanceof Error ? err : new Error(String(err));
+        this.noteError(error);
+        this.settle(pending, error);
+      },
+    );
+  }
+
+  private settle(pending: PendingTxn, err: Error | null): void {
+    if (pending.settled) return;
+    pending.txn.ack(err).catch((e) => this.noteError(e instanceof Error ? e : new Error(String(e))));
+    this.finish(pending);
+  }
+
+  private finish(pending: PendingTxn): void {
+    pending.settled = true;
+    if (this.pending.delete(pending)) this.slots.release();
+    if (this.pending.size === 0) for (const w of this.settledWaiters.splice(0)) w();
+  }
+
+  private allSettled(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  private async pumpIntoBuffer(buffer: Buffer): Promise<void> {
+    for (;;) {
+      const txn = await this.input.read();
+      if (!txn) break;
+      await buffer.write(txn);
+    }
+    buffer.endOfInput();
+  }
+
+  private async closeRest(): Promise<void> {
+    await this.output.close().catch((e) => this.logger.warn(`closing output: ${errorMessage(e)}`));
+    for (const p of this.processors) await p.close().catch(() => undefined);
+    await this.buffer?.close().catch(() => undefined);
+  }
+
+  private markEnded(): void {
+    if (this.endedNs === null) this.endedNs = process.hrtime.bigint();
+  }
+
+  /** A message a processor failed on carries on flagged; its error still shows in the status. */
+  private noteFlagged(batches: Batch[]): void {
+    for (const b of batches) {
+      for (const m of b) if (m.error) this.lastErrorText = `processing failed: ${m.error.message}`;
+    }
+  }
+
+  /** Remembers the last delivery error for status, and logs at most one line per second. */
+  private noteError(err: Error): void {
+    this.lastErrorText = err.message;
+    const now = Date.now();
+    if (now - this.lastErrorLogged >= 1000) {
+      this.lastErrorLogged = now;
+      this.logger.error(`failed to deliver message: ${err.message}`);
+    }
+  }
+}
+
+interface PendingTxn {
+  txn: Transaction;
+  settled: boolean;
+}
+
+function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    );
+  });
+}

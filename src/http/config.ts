@@ -1,0 +1,120 @@
+// The `http` section of the service config, its defaults and the checks run before the server starts.
+import { ConfigError } from '../engine/errors.js';
+
+export type BasicAuthAlgorithm = 'md5' | 'sha256' | 'bcrypt' | 'scrypt';
+
+export interface CorsConfig {
+  enabled: boolean;
+  allowed_origins: string[];
+}
+
+export interface BasicAuthConfig {
+  enabled: boolean;
+  realm: string;
+  username: string;
+  /** Base64 of the digest (md5/sha256/scrypt) or of the bcrypt hash string. */
+  password_hash: string;
+  algorithm: string;
+  /** Base64; only used by scrypt. */
+  salt: string;
+}
+
+export interface HttpConfig {
+  enabled: boolean;
+  address: string;
+  root_path: string;
+  debug_endpoints: boolean;
+  cert_file: string;
+  key_file: string;
+  cors: CorsConfig;
+  basic_auth: BasicAuthConfig;
+}
+
+/** What callers may pass: any subset, nested objects included. */
+export type HttpConfigInput = Partial<Omit<HttpConfig, 'cors' | 'basic_auth'>> & {
+  cors?: Partial<CorsConfig>;
+  basic_auth?: Partial<BasicAuthConfig>;
+};
+
+export const BASIC_AUTH_ALGORITHMS: readonly BasicAuthAlgorithm[] = ['md5', 'sha256', 'bcrypt', 'scrypt'];
+
+export function defaultHttpConfig(): HttpConfig {
+  return {
+    enabled: true,
+    address: '0.0.0.0:4195',
+    root_path: '/nekton',
+    debug_endpoints: false,
+    cert_file: '',
+    key_file: '',
+    cors: { enabled: false, allowed_origins: [] },
+    basic_auth: {
+      enabled: false,
+      realm: 'restricted',
+      username: '',
+      password_hash: '',
+      algorithm: 'sha256',
+      salt: '',
+    },
+  };
+}
+
+export function resolveHttpConfig(input: HttpConfigInput = {}): HttpConfig {
+  const defaults = defaultHttpConfig();
+  return {
+    ...defaults,
+    ...input,
+    cors: { ...defaults.cors, ...input.cors },
+    basic_auth: { ...defaults.basic_auth, ...input.basic_auth },
+  };
+}
+
+/** Throws a ConfigError with the reference's wording when the section cannot be served. */
+export function validateHttpConfig(config: HttpConfig): void {
+  if ((config.cert_file === '') !== (config.key_file === '')) {
+    throw new ConfigError('both cert_file and key_file must be specified, or neither');
+  }
+  if (config.cors.enabled && config.cors.allowed_origins.length === 0) {
+    throw new ConfigError('bad CORS configuration: must specify at least one allowed origin');
+  }
+  const auth = config.basic_auth;
+  if (!auth.enabled) return;
+  if (auth.username === '' || auth.password_hash === '') {
+    throw new ConfigError('both username and password_hash are required');
+  }
+  if (!(BASIC_AUTH_ALGORITHMS as readonly string[]).includes(auth.algorithm)) {
+    throw new ConfigError('algorithm should be one of md5, sha256, bcrypt, or scrypt');
+  }
+  if (auth.algorithm === 'scrypt') {
+    if (auth.salt === '') throw new ConfigError('salt is required for scrypt');
+    const saltError = base64Problem(auth.salt);
+    if (saltError) throw new ConfigError(`invalid salt : ${saltError}`);
+  }
+}
+
+const BASE64_CHAR = /[A-Za-z0-9+/]/;
+
+/**
+ * Checks text against standard padded base64 the way Go's base64.StdEncoding does and returns Go's
+ * message for the first problem, or undefined. (Buffer.from(…, 'base64') silently skips bad input.)
+ */
+export function base64Problem(text: string): string | undefined {
+  const clean = text.replace(/[\r\n]/g, '');
+  const illegalAt = (i: number) => `illegal base64 data at input byte ${i}`;
+  let padding = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const ch = clean[i];
+    if (ch === '=') {
+      padding++;
+      if (padding > 2) return illegalAt(i);
+      continue;
+    }
+    if (padding > 0 || !BASE64_CHAR.test(ch)) return illegalAt(i);
+  }
+  if (clean.length % 4 !== 0) return illegalAt(clean.length - (clean.length % 4));
+  return undefined;
+}
+
+/** Decodes strict standard base64, or returns undefined when Go would refuse it. */
+export function decodeStrictBase64(text: string): Buffer | undefined {
+  return base64Problem(text) === undefined ? Buffer.from(text, 'base64') : undefined;
+}

@@ -1,0 +1,77 @@
+// `/debug/...` endpoints (only with debug_endpoints: true). Go's pprof paths have no Node equivalent
+// and are left unregistered, so they answer 404.
+import type { ServerResponse } from 'node:http';
+import YAML from 'yaml';
+import type { RegisterEndpoint } from './builtin-endpoints.js';
+import { sendJson, sendText } from './respond.js';
+
+/** Returns the loaded service config with secrets scrubbed. */
+export type SanitisedConfigSource = () => unknown;
+
+export function registerDebugEndpoints(
+  register: RegisterEndpoint,
+  sanitisedConfig: SanitisedConfigSource,
+): void {
+  register('/debug/config/json', 'Returns the loaded config as JSON.', (_req, res) => {
+    const config = tryRead(sanitisedConfig);
+    if (config.failed) return badGateway(res);
+    sendJson(res, 200, config.value);
+  });
+
+  register('/debug/config/yaml', 'Returns the loaded config as YAML.', (_req, res) => {
+    const config = tryRead(sanitisedConfig);
+    if (config.failed) return badGateway(res);
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/yaml');
+    res.end(YAML.stringify(config.value));
+  });
+
+  register('/debug/stack', 'Returns a snapshot of the current service stack trace.', (_req, res) => {
+    sendText(res, 200, diagnosticDump());
+  });
+}
+
+function tryRead(source: SanitisedConfigSource): { failed: false; value: unknown } | { failed: true } {
+  try {
+    return { failed: false, value: source() };
+  } catch {
+    return { failed: true };
+  }
+}
+
+function badGateway(res: ServerResponse): void {
+  res.statusCode = 502;
+  res.end();
+}
+
+/**
+ * Node has one JS stack, so the closest thing to Go's goroutine dump is the diagnostic report: stacks,
+ * heap, libuv handles, resource usage. Only those parts are kept (environment variables hold secrets).
+ */
+export function diagnosticDump(): string {
+  const lines = [`pid ${process.pid}, node ${process.version}, uptime ${process.uptime().toFixed(1)}s`];
+  lines.push(`active resources: ${process.getActiveResourcesInfo().join(', ') || 'none'}`);
+  const report = process.report?.getReport();
+  if (report && typeof report === 'object') lines.push('', JSON.stringify(withoutSecrets(report), null, 2));
+  return `${lines.join('\n')}\n`;
+}
+
+const REPORT_SECTIONS = [
+  'header',
+  'javascriptStack',
+  'javascriptHeap',
+  'nativeStack',
+  'resourceUsage',
+  'libuv',
+];
+
+/** Keeps the diagnostic sections of a report and of its workers' reports (which nest full reports). */
+function withoutSecrets(report: object): Record<string, unknown> {
+  const source = report as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const section of REPORT_SECTIONS) if (section in source) kept[section] = source[section];
+  if (Array.isArray(source.workers)) {
+    kept.workers = source.workers.map((w: unknown) => (w && typeof w === 'object' ? withoutSecrets(w) : w));
+  }
+  return kept;
+}

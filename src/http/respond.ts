@@ -1,0 +1,76 @@
+// Small writers shared by every handler, so error bodies look the same everywhere (Go's http.Error).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from './http-error.js';
+
+export function sendText(res: ServerResponse, status: number, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end(body);
+}
+
+/** Compact JSON, no trailing newline (what Go's json.Marshal + Write produces). */
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify(value));
+}
+
+/** Go's http.Error: plain text, nosniff, the message and exactly one newline. */
+export function sendError(res: ServerResponse, status: number, message: string): void {
+  res.statusCode = status;
+  res.removeHeader('Content-Length');
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.end(`${message}\n`);
+}
+
+/**
+ * Reads the whole request body, refusing (413) as soon as it would exceed `limitBytes`; nothing past
+ * the limit is kept in memory.
+ */
+export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${limitBytes} bytes`);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    req.resume(); // discard rather than leave the socket stalled
+    return Promise.reject(tooLarge());
+  }
+  // Already drained by someone else: waiting for 'end' would hang forever.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        cleanup();
+        chunks.length = 0;
+        req.resume();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(new HttpError(400, `reading request body: ${err.message}`));
+    };
+    const onClose = () => {
+      if (!req.complete) onError(new Error('client closed the connection'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}

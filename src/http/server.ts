@@ -1,0 +1,308 @@
+// The one service-wide HTTP server: every endpoint of the process (built-ins, streams API, stream
+// components) is registered here and served at its path and at `root_path + path`.
+import { readFile } from 'node:fs/promises';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { EndpointHandler } from '../engine/context.js';
+import { errorMessage } from '../engine/errors.js';
+import { type ListenAddress, parseListenAddress } from './address.js';
+import { type AuthVerdict, type BasicAuthenticator, createBasicAuthenticator } from './basic-auth.js';
+import { registerBuiltinEndpoints } from './builtin-endpoints.js';
+import { type HttpConfig, type HttpConfigInput, resolveHttpConfig, validateHttpConfig } from './config.js';
+import { type CorsLayer, createCorsLayer } from './cors.js';
+import { registerDebugEndpoints, type SanitisedConfigSource } from './debug-endpoints.js';
+import { HttpError } from './http-error.js';
+import { sendError } from './respond.js';
+import { Router } from './router.js';
+import { markUpgrade } from './upgrade.js';
+import { type BuildInfo, buildInfo } from './version.js';
+
+export interface ServerLogger {
+  error(obj: object, msg: string): void;
+}
+
+export interface HttpTimeouts {
+  /** Time allowed to receive the request headers (slow-loris guard). */
+  headersMs: number;
+  /** Time allowed to receive the whole request. */
+  requestMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveMs: number;
+  /** On close(), how long in-flight requests may finish before their connections are cut. */
+  closeGraceMs: number;
+}
+
+export interface HttpServerOptions {
+  config?: HttpConfigInput;
+  /** Serves `/metrics` and `/stats`; absent (metrics type `none`) → both 404. */
+  metricsHandler?: EndpointHandler;
+  /** For `/debug/config/*`: the loaded config with secrets scrubbed. */
+  sanitisedConfig?: SanitisedConfigSource;
+  logger?: ServerLogger;
+  /** Overrides what `/version` reports (defaults to package.json). */
+  buildInfo?: BuildInfo;
+  timeouts?: Partial<HttpTimeouts>;
+}
+
+interface Endpoint {
+  path: string;
+  description: string;
+  handler: EndpointHandler;
+}
+
+const DEFAULT_TIMEOUTS: HttpTimeouts = {
+  headersMs: 20_000,
+  requestMs: 120_000,
+  keepAliveMs: 5_000,
+  closeGraceMs: 10_000,
+};
+
+export class HttpServer {
+  readonly config: HttpConfig;
+  private readonly endpointsByPath = new Map<string, Endpoint>();
+  private readonly router = new Router<Endpoint>();
+  private readonly cors: CorsLayer | undefined;
+  private readonly auth: BasicAuthenticator | undefined;
+  private readonly listenAddress: ListenAddress | undefined;
+  private readonly timeouts: HttpTimeouts;
+  private readonly logger: ServerLogger | undefined;
+  private server: Server | undefined;
+
+  /** Throws a ConfigError with the reference's startup message when the config cannot be served. */
+  constructor(options: HttpServerOptions = {}) {
+    this.config = resolveHttpConfig(options.config);
+    validateHttpConfig(this.config);
+    if (this.config.enabled) this.listenAddress = parseListenAddress(this.config.address);
+    this.cors = this.config.cors.enabled ? createCorsLayer(this.config.cors) : undefined;
+    this.auth = this.config.basic_auth.enabled ? createBasicAuthenticator(this.config.basic_auth) : undefined;
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.logger = options.logger;
+
+    const register = this.register.bind(this);
+    registerBuiltinEndpoints(
+      register,
+      options.buildInfo ?? buildInfo(),
+      () => this.endpoints(),
+      options.metricsHandler,
+    );
+    if (this.config.debug_endpoints)
+      registerDebugEndpoints(register, options.sanitisedConfig ?? (() => ({})));
+  }
+
+  /** Mounts handler at `path` and `root_path + path`; an existing registration of `path` is replaced. */
+  register(path: string, description: string, handler: EndpointHandler): void {
+    const endpoint: Endpoint = { path, description, handler };
+    this.endpointsByPath.set(path, endpoint);
+    for (const mounted of this.mounts(path)) this.router.add(mounted, endpoint);
+  }
+
+  /** Removes one registered path (both mounts); returns whether it existed. */
+  unregister(path: string): boolean {
+    if (!this.endpointsByPath.delete(path)) return false;
+    for (const mounted of this.mounts(path)) this.router.remove(mounted);
+    return true;
+  }
+
+  /**
+   * Removes `prefix` and every path below it, segment-wise: `/foo` removes `/foo` and `/foo/ready`, not
+   * `/foobar`. Returns how many paths were removed.
+   */
+  unregisterPrefix(prefix: string): number {
+    const below = prefix.endsWith('/') ? prefix : `${prefix}/`;
+    let removed = 0;
+    for (const path of [...this.endpointsByPath.keys()]) {
+      if (path === prefix || path.startsWith(below)) removed += this.unregister(path) ? 1 : 0;
+    }
+    return removed;
+  }
+
+  /** Registered paths (un-prefixed) → description, keys sorted like Go's encoding/json. */
+  endpoints(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const path of [...this.endpointsByPath.keys()].sort()) {
+      out[path] = (this.endpointsByPath.get(path) as Endpoint).description;
+    }
+    return out;
+  }
+
+  /** Opens the listener (no-op with `enabled: false`). Port 0 picks a free port; see `port`. */
+  async listen(): Promise<void> {
+    if (!this.listenAddress || this.server) return;
+    const server = await this.createNodeServer();
+    server.headersTimeout = this.timeouts.headersMs;
+    server.requestTimeout = this.timeouts.requestMs;
+    server.keepAliveTimeout = this.timeouts.keepAliveMs;
+    const { host, port } = this.listenAddress;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host, port }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (err) => this.logger?.error({ err }, 'http server error'));
+    server.on('upgrade', this.handleUpgrade);
+    this.server = server;
+  }
+
+  /** The bound address once listening. */
+  address(): AddressInfo | undefined {
+    const address = this.server?.address();
+    return address && typeof address === 'object' ? address : undefined;
+  }
+
+  get port(): number | undefined {
+    return this.address()?.port;
+  }
+
+  get isTls(): boolean {
+    return this.config.cert_file !== '' && this.config.key_file !== '';
+  }
+
+  /** Stops accepting, closes idle keep-alive connections, and cuts busy ones after the grace period. */
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), this.timeouts.closeGraceMs);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+  }
+
+  /** The request entry point (public so the server can be embedded or driven directly). */
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      if (this.cors?.(req, res)) return;
+      const path = requestPath(req.url);
+      const match = path === undefined ? undefined : this.router.match(path);
+      if (path === undefined) sendError(res, 400, 'Bad Request');
+      else if (!match) sendError(res, 404, '404 page not found');
+      else this.authorizeThenInvoke(match.value.handler, req, res, match.params);
+    } catch (err) {
+      this.fail(res, err);
+    }
+  };
+
+  /**
+   * An upgrade (websocket) request goes through the same CORS, routing and auth; the endpoint takes
+   * the socket with upgradeOf(req), and any plain answer it gives closes the connection.
+   */
+  private readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as Socket);
+    res.shouldKeepAlive = false;
+    res.on('finish', () => socket.end());
+    markUpgrade(req, socket, head);
+    this.handle(req, res);
+  };
+
+  private authorizeThenInvoke(
+    handler: EndpointHandler,
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string>,
+  ): void {
+    const verdict = this.auth ? this.auth.check(req) : 'ok';
+    if (typeof verdict !== 'string') {
+      verdict.then(
+        (v) => this.afterAuth(v, handler, req, res, params),
+        (err) => this.fail(res, err),
+      );
+      return;
+    }
+    this.afterAuth(verdict, handler, req, res, params);
+  }
+
+  private afterAuth(
+    verdict: AuthVerdict,
+    handler: EndpointHandler,
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string>,
+  ): void {
+    if (verdict === 'ok') {
+      this.invoke(handler, req, res, params);
+    } else if (verdict === 'misconfigured') {
+      sendError(res, 500, 'Internal Server Error');
+    } else {
+      res.setHeader('WWW-Authenticate', (this.auth as BasicAuthenticator).challenge);
+      sendError(res, 401, 'Unauthorized');
+    }
+  }
+
+  private invoke(
+    handler: EndpointHandler,
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string>,
+  ): void {
+    try {
+      const result = handler(req, res, params);
+      if (result) result.then(undefined, (err: unknown) => this.fail(res, err));
+    } catch (err) {
+      this.fail(res, err);
+    }
+  }
+
+  /** A failing handler never takes the process down: HttpError → its status, anything else → 500. */
+  private fail(res: ServerResponse, err: unknown): void {
+    if (res.headersSent || res.writableEnded) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof HttpError) {
+      // The unread rest of an oversized body is not worth draining: drop the connection after replying.
+      if (err.status === 413) res.setHeader('Connection', 'close');
+      sendError(res, err.status, err.message);
+      return;
+    }
+    this.logger?.error({ err }, `http handler failed: ${errorMessage(err)}`);
+    sendError(res, 500, 'Internal Server Error');
+  }
+
+  private async createNodeServer(): Promise<Server> {
+    const options = { connectionsCheckingInterval: Math.min(5_000, this.timeouts.headersMs) };
+    if (!this.isTls) return createHttpServer(options, this.handle);
+    const [cert, key] = await Promise.all([readFile(this.config.cert_file), readFile(this.config.key_file)]);
+    return createHttpsServer({ ...options, cert, key }, this.handle);
+  }
+
+  private mounts(path: string): string[] {
+    const rooted = this.config.root_path + path;
+    return rooted === path ? [path] : [path, rooted];
+  }
+}
+
+/** The decoded path of a request target (origin-form or absolute-form), or undefined if malformed. */
+function requestPath(url: string | undefined): string | undefined {
+  if (url === undefined) return '/';
+  let end = url.indexOf('?');
+  if (end < 0) end = url.length;
+  let path = url.slice(0, end);
+  if (!path.startsWith('/')) {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}

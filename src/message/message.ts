@@ -1,0 +1,118 @@
+// A message: raw bytes, metadata and an error flag, with its parsed JSON cached so a chain of
+// processors parses once. Bytes are produced lazily from the structure after a mapping sets it.
+import { parseJson, stringifyJson } from './json.js';
+
+export type Metadata = Map<string, unknown>;
+
+const NOT_PARSED: unique symbol = Symbol('not parsed');
+const encoder = new TextEncoder();
+
+export class Message {
+  private rawBytes: Uint8Array | null;
+  private structure: unknown | typeof NOT_PARSED = NOT_PARSED;
+  private meta: Metadata;
+  private metaShared: boolean;
+  /** Set when a processor failed on this message; `catch`/`try` and error-aware outputs read it. */
+  error: Error | null = null;
+
+  constructor(bytes: Uint8Array | string | null = null, metadata?: Metadata, metaShared = false) {
+    this.rawBytes = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
+    this.meta = metadata ?? new Map();
+    this.metaShared = metaShared;
+  }
+
+  /** A message whose content is a structured value; bytes are serialised only when asked for. */
+  static fromStructured(value: unknown, metadata?: Metadata): Message {
+    const msg = new Message(null, metadata);
+    msg.structure = value;
+    return msg;
+  }
+
+  bytes(): Uint8Array {
+    if (this.rawBytes === null) {
+      const s = this.structure;
+      this.rawBytes =
+        s instanceof Uint8Array
+          ? s
+          : encoder.encode(typeof s === 'string' ? s : stringifyJson(s === NOT_PARSED ? null : s));
+    }
+    return this.rawBytes;
+  }
+
+  /** The content as a UTF-8 string. */
+  text(): string {
+    if (this.rawBytes === null && typeof this.structure === 'string') return this.structure;
+    return Buffer.from(this.bytes().buffer, this.bytes().byteOffset, this.bytes().byteLength).toString(
+      'utf8',
+    );
+  }
+
+  setBytes(bytes: Uint8Array | string): void {
+    this.rawBytes = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
+    this.structure = NOT_PARSED;
+  }
+
+  /** The content parsed as JSON (cached). Throws a SyntaxError when the bytes are not JSON. */
+  structured(): unknown {
+    if (this.structure === NOT_PARSED) this.structure = parseJson(this.text());
+    return this.structure;
+  }
+
+  /** True when the parsed structure is already cached (no parse cost to read it). */
+  hasStructure(): boolean {
+    return this.structure !== NOT_PARSED;
+  }
+
+  /** Replaces the content with a structured value; the caller must not mutate it afterwards. */
+  setStructured(value: unknown): void {
+    this.structure = value;
+    this.rawBytes = null;
+  }
+
+  getMeta(key: string): unknown {
+    return this.meta.get(key);
+  }
+
+  setMeta(key: string, value: unknown): void {
+    this.ownMeta().set(key, value);
+  }
+
+  deleteMeta(key: string): void {
+    if (this.meta.has(key)) this.ownMeta().delete(key);
+  }
+
+  /** Read-only view of every metadata entry. */
+  metadata(): ReadonlyMap<string, unknown> {
+    return this.meta;
+  }
+
+  replaceMetadata(metadata: Metadata): void {
+    this.meta = metadata;
+    this.metaShared = false;
+  }
+
+  /** A copy sharing bytes, structure and metadata until either side writes (copy on write). */
+  copy(): Message {
+    const out = new Message(this.rawBytes, this.meta, true);
+    out.structure = this.structure;
+    out.error = this.error;
+    this.metaShared = true;
+    return out;
+  }
+
+  /** Payload size in bytes, as batching policies and bounds checks count it. */
+  byteSize(): number {
+    return this.bytes().byteLength;
+  }
+
+  private ownMeta(): Metadata {
+    if (this.metaShared) {
+      this.meta = new Map(this.meta);
+      this.metaShared = false;
+    }
+    return this.meta;
+  }
+}
+
+/** Messages travel in batches; most inputs produce batches of one. */
+export type Batch = Message[];

@@ -1,0 +1,64 @@
+// The playground's two endpoints on an HttpServer: the page at `/` and the mapping runner at `/execute`.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toJson } from '../bloblang/value.js';
+import { errorMessage } from '../engine/errors.js';
+import { HttpError } from '../http/http-error.js';
+import { readBody } from '../http/respond.js';
+import type { HttpServer } from '../http/server.js';
+import { type ExecuteRequest, executeMapping } from './execute.js';
+import { PLAYGROUND_PAGE } from './page.js';
+
+/** Mapping, input and metadata together; enough for any document a person edits in a textarea. */
+export const EXECUTE_BODY_LIMIT = 4 * 1024 * 1024;
+
+export function registerPlayground(server: HttpServer): void {
+  server.register('/', 'The Bloblang playground page.', servePage);
+  server.register('/execute', 'Runs a mapping against an input document.', handleExecute);
+}
+
+function servePage(req: IncomingMessage, res: ServerResponse): void {
+  // `/nekton/` is a prefix mount and would otherwise answer every unknown path below it.
+  const path = (req.url ?? '/').split('?')[0];
+  if (path !== '/' && !path.endsWith('/nekton/')) throw new HttpError(404, '404 page not found');
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method Not Allowed');
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(req.method === 'HEAD' ? undefined : PLAYGROUND_PAGE);
+}
+
+async function handleExecute(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') throw new HttpError(405, 'Method Not Allowed');
+  // A JSON content type forces a CORS preflight, so other web sites cannot drive a local playground.
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    throw new HttpError(415, 'the request body must be application/json');
+  }
+  const request = parseExecuteRequest(await readBody(req, EXECUTE_BODY_LIMIT));
+  const response = executeMapping(request);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json');
+  // toJson, not JSON.stringify: metadata may hold bigints, bytes or timestamps.
+  res.end(toJson(response));
+}
+
+function parseExecuteRequest(body: Buffer): ExecuteRequest {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw new HttpError(400, `request body is not valid JSON: ${errorMessage(err)}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new HttpError(400, 'request body must be a JSON object');
+  }
+  const { mapping, input = '', metadata } = value as Record<string, unknown>;
+  if (typeof mapping !== 'string') throw new HttpError(400, 'field "mapping" must be a string');
+  if (typeof input !== 'string') throw new HttpError(400, 'field "input" must be a string');
+  const metadataOk =
+    metadata === undefined ||
+    metadata === null ||
+    typeof metadata === 'string' ||
+    (typeof metadata === 'object' && !Array.isArray(metadata));
+  if (!metadataOk) throw new HttpError(400, 'field "metadata" must be an object or a JSON string');
+  return { mapping, input, metadata: (metadata ?? undefined) as ExecuteRequest['metadata'] };
+}

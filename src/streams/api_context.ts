@@ -1,0 +1,20 @@
+// What the REST handlers share: the manager, config checking, and the shared resources.
+import type { BloblangChecker } from '../config/bloblang_check.js';
+import type { EnvLookup } from '../config/env_interpolation.js';
+import type { SchemaProvider } from '../config/schema.js';
+import type { ComponentBuilder } from '../engine/builder.js';
+import type { ResourceManager } from '../engine/resources.js';
+import type { StreamManager, StreamMetrics } from './manager.js';
+
+export interface StreamsApiContext {
+  manager: StreamManager;
+  metrics: StreamMetrics;
+  provider: SchemaProvider;
+  /** Env lookup for interpolating `POST|PUT /streams/{id}` and resource bodies. */
+  env: EnvLookup;
+  bodyLimitBytes: number;
+  bloblang?: BloblangChecker;
+  resources: ResourceManager;
+  /** Builds resource components (process-wide: no stream id, endpoints unprefixed). */
+  resourceBuilder: ComponentBuilder;
+}

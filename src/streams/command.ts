@@ -1,0 +1,31 @@
+// `nekton streams ...`: starts streams mode and runs until SIGINT/SIGTERM (spec §4.7, §7).
+
+import { shutdownOnSignals } from '../cli/service.js';
+import { errorMessage } from '../engine/errors.js';
+import { type StreamsCommandOptions, startStreamsService } from './service.js';
+
+export type { StreamsCommandOptions } from './service.js';
+
+/** Returns the process exit code: 0 after a signal-driven shutdown, 1 when startup failed. */
+export async function runStreamsCommand(options: StreamsCommandOptions): Promise<number> {
+  let service: Awaited<ReturnType<typeof startStreamsService>>;
+  try {
+    service = await startStreamsService(options);
+  } catch (err) {
+    process.stderr.write(`${errorMessage(err)}\n`);
+    return 1;
+  }
+  const { logger } = service;
+  await new Promise<void>((resolve) => {
+    const signals = shutdownOnSignals(logger, service, async () => {
+      try {
+        await service.stop();
+        logger.info('streams mode stopped');
+      } finally {
+        signals.dispose();
+        resolve();
+      }
+    });
+  });
+  return 0;
+}

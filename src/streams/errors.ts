@@ -1,0 +1,49 @@
+// Failures of stream-manager operations; the REST layer maps each class to its status code.
+
+/** The id is unknown: 404 `Stream not found`. */
+export class StreamNotFoundError extends Error {
+  constructor(readonly id: string) {
+    super('Stream not found');
+    this.name = 'StreamNotFoundError';
+  }
+}
+
+/** Create of an id that exists: 400 `Stream already exists`. */
+export class StreamExistsError extends Error {
+  constructor(readonly id: string) {
+    super('Stream already exists');
+    this.name = 'StreamExistsError';
+  }
+}
+
+/** The manager was shut down: 502 `Error: type was closed` (the reference's wording). */
+export class ManagerClosedError extends Error {
+  constructor() {
+    super('type was closed');
+    this.name = 'ManagerClosedError';
+  }
+}
+
+/** A stream (or resource) could not be built or started: 502 `Error: <detail>`. */
+export class StreamBuildError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StreamBuildError';
+  }
+}
+
+/** The request itself is wrong (bad id, non-object body...): 400 `Error: <detail>`. */
+export class BadRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequestError';
+  }
+}
+
+/** A config that did not pass the lint gate: 400 `{"linting_errors": [...]}`. */
+export class LintFailure extends Error {
+  constructor(readonly lints: string[]) {
+    super(lints.join('\n'));
+    this.name = 'LintFailure';
+  }
+}

@@ -1,0 +1,232 @@
+// Streams mode assembled: observability config, logger, metrics, the HTTP server, shared resources,
+// the stream manager with its REST API, and the streams from files. `stop()` is §4.7's shutdown.
+import type { Logger } from 'pino';
+import { buildResources } from '../cli/service.js';
+import { registry as builtinRegistry } from '../components/registry.js';
+import { parseDurationMs } from '../config/duration.js';
+import { envLookup } from '../config/env_interpolation.js';
+import { loadConfigFile } from '../config/loader.js';
+import { schemaProvider } from '../config/schema.js';
+import { scrubServiceConfig } from '../config/scrub.js';
+import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
+import { ConfigError, errorMessage } from '../engine/errors.js';
+import { MemoryInprocBus } from '../engine/inproc.js';
+import { createLogger } from '../engine/logger.js';
+import type { Registry } from '../engine/registry.js';
+import { ResourceManager } from '../engine/resources.js';
+import { HttpServer, type HttpTimeouts } from '../http/server.js';
+import { createMetricsRegistry } from '../metrics/index.js';
+import { MANAGER_PATHS, registerStreamsApi } from './api.js';
+import { resolveStreamFiles } from './files.js';
+import { StreamManager } from './manager.js';
+import { loadObservability } from './observability.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from './request.js';
+import { type LoadedStreamFile, loadStreamDefinition } from './stream_files.js';
+import { StreamFileWatcher } from './watcher.js';
+
+/** `nekton streams [-o obs.yaml] [--no-api] [--prefix-stream-endpoints=false] [--chilled] [-w] [-r GLOB] [-e FILE] [-s path=value] [PATH...]` */
+export interface StreamsCommandOptions {
+  /** Stream files, directories or globs. */
+  paths: string[];
+  /** `-o` (or the legacy root `-c`). */
+  observability?: string;
+  /** false with `--no-api`: only `/ready` is registered. */
+  api: boolean;
+  prefixStreamEndpoints: boolean;
+  /** `-w` */
+  watch: boolean;
+  /** Lint errors in files are warnings instead of fatal. */
+  chilled: boolean;
+  /** `-s path=value` overrides of the observability config. */
+  sets: string[];
+  /** `-e` dotenv files. */
+  envFiles: string[];
+  /** `-r` resource file globs. */
+  resources: string[];
+  /** `--log.level` */
+  logLevel?: string;
+  /** Request body limit of the streams API (default 10 MiB; larger → 413). */
+  bodyLimitBytes?: number;
+  /** Component registry (tests may extend it); defaults to the built-ins. */
+  registry?: Registry;
+  /** Quiet period of watch mode (default 1 s). */
+  watchDebounceMs?: number;
+  /** Slow-client guards of the HTTP server (header/request/keep-alive timeouts); tests shorten them. */
+  httpTimeouts?: Partial<HttpTimeouts>;
+}
+
+export interface StreamsService {
+  readonly http: HttpServer;
+  readonly manager: StreamManager;
+  readonly resources: ResourceManager;
+  readonly logger: Logger;
+  readonly shutdownTimeoutMs: number;
+  readonly shutdownDelayMs: number;
+  /** Stops every stream within shutdown_timeout, closes resources and the server. */
+  stop(): Promise<void>;
+}
+
+/** Starts streams mode; throws a ConfigError with the reason when it cannot (nothing is left running). */
+export async function startStreamsService(options: StreamsCommandOptions): Promise<StreamsService> {
+  const registry = options.registry ?? builtinRegistry;
+  const provider = schemaProvider(registry);
+  const observability = await loadObservability({
+    path: options.observability,
+    provider,
+    sets: options.sets,
+    envFiles: options.envFiles,
+  });
+  if (observability.lints.length > 0 && !options.chilled) {
+    throw new ConfigError(
+      `shutting down due to linter errors in the observability config:\n${observability.lints.join('\n')}`,
+    );
+  }
+  const { config } = observability;
+  const logger = createLogger(
+    options.logLevel ? { ...config.logger, level: options.logLevel } : config.logger,
+  );
+  for (const lint of observability.lints) logger.warn(lint);
+  const metrics = createMetricsRegistry({ type: config.metrics.type === 'none' ? 'none' : 'prometheus' });
+  const http = new HttpServer({
+    config: config.http,
+    metricsHandler: metrics.handler,
+    sanitisedConfig: () => scrubServiceConfig(observability.raw, provider),
+    logger,
+    timeouts: options.httpTimeouts,
+  });
+  const processAbort = new AbortController();
+  const resources = new ResourceManager();
+  const inproc = new MemoryInprocBus();
+  const env: EngineEnv = {
+    registry,
+    logger,
+    metrics,
+    resources,
+    inproc,
+    endpoints: http,
+    signal: processAbort.signal,
+    baseDir: observability.baseDir,
+  };
+  const resourceBuilder = new ComponentBuilder(env);
+  const shutdownTimeoutMs = parseDurationMs(config.shutdown_timeout);
+  const manager = new StreamManager({
+    registry,
+    logger,
+    metrics,
+    resources,
+    inproc,
+    endpoints: http,
+    prefixStreamEndpoints: options.prefixStreamEndpoints,
+    reservedPaths: [...MANAGER_PATHS, ...Object.keys(http.endpoints())],
+    baseDir: observability.baseDir,
+  });
+  let watcher: StreamFileWatcher | undefined;
+  const stop = async () => {
+    await watcher?.close();
+    await manager.stopAll(shutdownTimeoutMs);
+    await resources.closeAll().catch((err) => logger.warn(`closing resources: ${errorMessage(err)}`));
+    processAbort.abort();
+    await http.close();
+  };
+
+  try {
+    await buildResources(config, resourceBuilder, resources);
+    await loadResourceFiles(options, provider, resourceBuilder, resources, logger);
+    registerStreamsApi(
+      http,
+      {
+        manager,
+        metrics,
+        provider,
+        env: envLookup(process.env),
+        bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+        resources,
+        resourceBuilder,
+      },
+      { api: options.api },
+    );
+    const files = await loadStreamFiles(options, provider, logger);
+    for (const file of files) {
+      await manager.create(file.id, file.definition).catch((err) => {
+        throw new ConfigError(`failed to create stream (${file.id}): ${errorMessage(err)}`);
+      });
+    }
+    await http.listen();
+    const address = http.address();
+    logger.info(
+      `listening for HTTP requests at http://${address ? `${address.address}:${address.port}` : config.http.address}`,
+    );
+    if (options.watch) {
+      watcher = new StreamFileWatcher({
+        args: options.paths,
+        manager,
+        logger,
+        chilled: options.chilled,
+        provider,
+        envFiles: options.envFiles,
+        debounceMs: options.watchDebounceMs,
+      });
+      await watcher.start(files);
+    }
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+  return {
+    http,
+    manager,
+    resources,
+    logger,
+    shutdownTimeoutMs,
+    shutdownDelayMs: parseDurationMs(config.shutdown_delay),
+    stop,
+  };
+}
+
+async function loadStreamFiles(
+  options: StreamsCommandOptions,
+  provider: ReturnType<typeof schemaProvider>,
+  logger: Logger,
+): Promise<LoadedStreamFile[]> {
+  const files = await resolveStreamFiles(options.paths);
+  const loaded: LoadedStreamFile[] = [];
+  for (const file of files)
+    loaded.push(await loadStreamDefinition(file, { provider, envFiles: options.envFiles }));
+  const lints = loaded.flatMap((f) => f.lints);
+  if (lints.length > 0 && !options.chilled) {
+    throw new ConfigError(
+      `shutting down due to stream linter errors, run with --chilled to start anyway:\n${lints.join('\n')}`,
+    );
+  }
+  for (const lint of lints) logger.warn(lint);
+  return loaded;
+}
+
+/** `-r` files: only their `*_resources` sections are used. */
+async function loadResourceFiles(
+  options: StreamsCommandOptions,
+  provider: ReturnType<typeof schemaProvider>,
+  builder: ComponentBuilder,
+  resources: ResourceManager,
+  logger: Logger,
+): Promise<void> {
+  if (options.resources.length === 0) return;
+  const { glob, isDynamicPattern } = await import('tinyglobby');
+  for (const pattern of options.resources) {
+    const paths = isDynamicPattern(pattern) ? (await glob(pattern)).sort() : [pattern];
+    for (const path of paths) {
+      const loaded = await loadConfigFile(path, {
+        provider,
+        envFiles: options.envFiles,
+        withStreamSections: false,
+      });
+      if (loaded.lints.length > 0 && !options.chilled) {
+        throw new ConfigError(
+          `shutting down due to linter errors in resource file:\n${loaded.lints.join('\n')}`,
+        );
+      }
+      for (const lint of loaded.lints) logger.warn(lint);
+      await buildResources(loaded.config, builder, resources);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+// Loading stream files into definitions the manager can run, with their lints.
+import { loadStreamFile } from '../config/loader.js';
+import type { SchemaProvider } from '../config/schema.js';
+import type { StreamFile } from './files.js';
+import type { StreamDefinition } from './manager.js';
+
+export interface LoadedStreamFile extends StreamFile {
+  definition: StreamDefinition;
+  /** `<path>(<line>,<col>) <message>`. */
+  lints: string[];
+}
+
+export interface StreamFileOptions {
+  provider: SchemaProvider;
+  envFiles: readonly string[];
+}
+
+export async function loadStreamDefinition(
+  file: StreamFile,
+  options: StreamFileOptions,
+): Promise<LoadedStreamFile> {
+  const loaded = await loadStreamFile(file.path, { provider: options.provider, envFiles: options.envFiles });
+  return { ...file, definition: { config: loaded.config, raw: loaded.raw }, lints: loaded.lints };
+}

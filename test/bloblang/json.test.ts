@@ -1,0 +1,49 @@
+// Message JSON: exact big integers, Go-style output, and the fast path staying JSON.parse.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseMapping } from '../../src/bloblang/index.js';
+import { toJson, valueToString } from '../../src/bloblang/value.js';
+import { parseJson, stringifyJson } from '../../src/message/json.js';
+import { Message } from '../../src/message/message.js';
+
+test('integers beyond 2^53 parse as bigint and print exactly', () => {
+  const doc = parseJson('{"id":9007199254740993,"small":1,"f":1.5,"neg":-12345678901234567890}') as Record<
+    string,
+    unknown
+  >;
+  assert.equal(doc.id, 9007199254740993n);
+  assert.equal(doc.small, 1);
+  assert.equal(doc.f, 1.5);
+  assert.equal(stringifyJson(doc), '{"f":1.5,"id":9007199254740993,"neg":-12345678901234567890,"small":1}');
+});
+
+test('the exact parser handles strings, nesting and __proto__ keys', () => {
+  const doc = parseJson(
+    '{"__proto__":{"x":1},"s":"a\\"b\\u00e9","arr":[true,false,null,{"n":12345678901234567}]}',
+  );
+  assert.equal(Object.getPrototypeOf(doc), Object.prototype);
+  assert.deepEqual(Object.keys(doc as object), ['__proto__', 's', 'arr']);
+  assert.equal((doc as Record<string, unknown>).s, 'a"bé');
+  assert.throws(() => parseJson('{"a":12345678901234567'), SyntaxError);
+});
+
+test('a mapping passes big ids through untouched', () => {
+  const res = parseMapping('root.id = this.id\nroot.n = this.n / 2').apply(
+    [new Message('{"id":9007199254740993,"n":4}')],
+    0,
+  );
+  assert.equal(res?.text(), '{"id":9007199254740993,"n":2}');
+});
+
+test('Go formatting: sorted keys, no HTML escaping, exponents', () => {
+  assert.equal(toJson({ b: '<&>', a: 1e21, c: 5e-7, d: [0.1] }), '{"a":1e+21,"b":"<&>","c":5e-7,"d":[0.1]}');
+  assert.equal(toJson('\u2028'), '"\\u2028"');
+  assert.equal(valueToString(12), '12');
+  assert.equal(valueToString({ a: [1, 'x'] }), '{"a":[1,"x"]}');
+});
+
+test('deep values serialise with an error instead of a stack overflow', () => {
+  let v: unknown = 1;
+  for (let i = 0; i < 5000; i++) v = [v];
+  assert.throws(() => toJson(v), /nested too deeply/);
+});

@@ -1,0 +1,349 @@
+// The amqp_0_9 input and output against the local RabbitMQ: round trip through the engine,
+// metadata, ack only after delivery, nack + requeue on a failed output, reconnect after the
+// broker closes nekton's connection, publisher confirms, and clear errors for bad addresses.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { type Channel, type ChannelModel, type ConsumeMessage, connect } from 'amqplib';
+import { Message } from '../../../src/message/message.js';
+import { requireService } from '../../helpers/services.js';
+import { buildOutput, type RunningStream, startStream, waitFor } from './stream_yaml.js';
+
+const URL = 'amqp://guest:guest@127.0.0.1:5672/';
+const run = randomBytes(4).toString('hex');
+const name = (what: string) => `nekton-test-${what}-${run}`;
+
+let admin: ChannelModel | null = null;
+let channel: Channel;
+const queues: string[] = [];
+const exchanges: string[] = [];
+
+async function queue(what: string, args: Record<string, unknown> = {}): Promise<string> {
+  const q = name(what);
+  await channel.assertQueue(q, { durable: false, arguments: args });
+  queues.push(q);
+  return q;
+}
+
+async function exchange(what: string): Promise<string> {
+  const x = name(what);
+  await channel.assertExchange(x, 'direct', { durable: false });
+  exchanges.push(x);
+  return x;
+}
+
+/** Collects every message arriving on a queue (acked at once). */
+async function collect(q: string): Promise<ConsumeMessage[]> {
+  const got: ConsumeMessage[] = [];
+  const ch = await (admin as ChannelModel).createChannel();
+  await ch.consume(q, (m) => m && got.push(m), { noAck: true });
+  return got;
+}
+
+/** Ready + unacknowledged messages of a queue (RabbitMQ counts both only via the CLI). */
+async function messagesIn(q: string): Promise<{ ready: number; unacked: number }> {
+  const { stdout } = await promisify(execFile)('rabbitmqctl', [
+    'list_queues',
+    'name',
+    'messages_ready',
+    'messages_unacknowledged',
+    '-q',
+    '--no-table-headers',
+  ]);
+  const line = stdout.split('\n').find((l) => l.split('\t')[0] === q);
+  const [, ready, unacked] = (line ?? '').split('\t');
+  return { ready: Number(ready), unacked: Number(unacked) };
+}
+
+/** The broker's ids (pids) of the connections with exactly these client-provided names. */
+async function connectionPids(...names: string[]): Promise<string[]> {
+  const { stdout } = await promisify(execFile)('rabbitmqctl', [
+    'list_connections',
+    'pid',
+    'client_properties',
+    '-q',
+    '--no-table-headers',
+  ]);
+  return names.map((name) => {
+    const line = stdout.split('\n').find((l) => l.includes(`{"connection_name","${name}"}`));
+    assert.ok(line, `no connection named ${name}`);
+    return line.split('\t')[0] as string;
+  });
+}
+
+/** Closes that one connection from the broker's side, as an operator or a broker failover would. */
+async function closeConnection(pid: string): Promise<void> {
+  await promisify(execFile)('rabbitmqctl', ['close_connection', pid, 'nekton test kill']);
+}
+
+function inputYaml(q: string, extra = ''): string {
+  return `input:
+  label: in_${run}
+  amqp_0_9:
+    urls: [ ${URL} ]
+    queue: ${q}
+    prefetch_count: 5
+${extra}`;
+}
+
+describe('amqp_0_9 input and output (RabbitMQ)', () => {
+  let streams: RunningStream[] = [];
+
+  before(async () => {
+    try {
+      admin = await connect(URL);
+      channel = await admin.createChannel();
+    } catch {
+      admin = null;
+    }
+  });
+
+  after(async () => {
+    for (const s of streams) await s.stop();
+    if (!admin) return;
+    for (const q of queues) await channel.deleteQueue(q).catch(() => undefined);
+    for (const x of exchanges) await channel.deleteExchange(x).catch(() => undefined);
+    await admin.close();
+  });
+
+  async function start(yaml: string): Promise<RunningStream> {
+    const s = await startStream(yaml);
+    streams.push(s);
+    return s;
+  }
+
+  async function stop(s: RunningStream): Promise<void> {
+    await s.stop();
+    streams = streams.filter((x) => x !== s);
+  }
+
+  it('round-trips through the engine with metadata, and acks only what was delivered', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const source = await queue('src');
+    const x = await exchange('out');
+    const sink = await queue('sink');
+    await channel.bindQueue(sink, x, 'done');
+    const got = await collect(sink);
+    const s = await start(
+      `${inputYaml(source)}pipeline:
+  processors:
+    - mapping: |
+        root.body = content().string()
+        root.rk = @amqp_routing_key
+        root.exchange = @amqp_exchange
+        root.content_type = @amqp_content_type
+        root.trace = @x_trace_id
+        root.nested = @x_nested_inner
+output:
+  amqp_0_9:
+    urls: [ ${URL} ]
+    exchange: ${x}
+    key: '\${! "done" }'
+    content_type: application/json
+    persistent: true
+    metadata:
+      exclude_prefixes: [ amqp_delivery_tag ]
+`,
+    );
+    for (let i = 0; i < 20; i++)
+      channel.sendToQueue(source, Buffer.from(`m${i}`), {
+        contentType: 'text/plain',
+        headers: { 'x-trace-id': `t${i}`, 'x-nested': { inner: 'deep' } },
+      });
+    await waitFor('20 messages in the sink', () => got.length >= 20);
+    const first = JSON.parse(
+      (got.find((m) => m.content.includes('"m0"')) as ConsumeMessage).content.toString(),
+    );
+    assert.deepEqual(first, {
+      body: 'm0',
+      rk: source,
+      exchange: null, // the default exchange's empty name is not set (as the reference does)
+      content_type: 'text/plain',
+      trace: 't0',
+      nested: 'deep',
+    });
+    const bodies = got.map((m) => JSON.parse(m.content.toString()).body).sort();
+    assert.deepEqual(bodies, Array.from({ length: 20 }, (_, i) => `m${i}`).sort());
+    const out = got[0] as ConsumeMessage;
+    assert.equal(out.properties.contentType, 'application/json');
+    assert.equal(out.properties.deliveryMode, 2);
+    assert.equal(out.properties.headers?.amqp_routing_key, source, 'metadata travels as headers');
+    assert.equal(out.properties.headers?.amqp_delivery_tag, undefined, 'excluded prefix not sent');
+    assert.ok(s.stream.isReady());
+    await waitFor('source queue drained and acked', async () => {
+      const n = await messagesIn(source);
+      return n.ready === 0 && n.unacked === 0;
+    });
+    await stop(s);
+    const after = await channel.checkQueue(source);
+    assert.equal(after.messageCount, 0, 'nothing requeued after stop: all were acked');
+  });
+
+  it('nacks with requeue when the output fails, and the broker redelivers', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const source = await queue('nack-src');
+    const sink = await queue('nack-sink');
+    const got = await collect(sink);
+    // The first delivery is rejected by the output; the redelivery goes through.
+    const s = await start(
+      `${inputYaml(source)}output:
+  switch:
+    cases:
+      - check: '@amqp_redelivered == "false"'
+        output:
+          reject: 'first attempt fails'
+      - output:
+          amqp_0_9:
+            urls: [ ${URL} ]
+            exchange: ''
+            key: ${sink}
+`,
+    );
+    for (let i = 0; i < 5; i++) channel.sendToQueue(source, Buffer.from(`r${i}`));
+    await waitFor('5 redelivered messages in the sink', () => got.length >= 5);
+    assert.deepEqual(got.map((m) => m.content.toString()).sort(), ['r0', 'r1', 'r2', 'r3', 'r4']);
+    assert.ok(got.every((m) => m.properties.headers?.amqp_redelivered === 'true'));
+    await stop(s);
+    assert.equal((await channel.checkQueue(source)).messageCount, 0);
+  });
+
+  it('rejects without requeue when the error matches nack_reject_patterns (dead-lettered)', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const dead = await queue('dead');
+    const source = await queue('dlx-src', {
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': dead,
+    });
+    const s = await start(
+      `${inputYaml(source, '    nack_reject_patterns: [ "^poison" ]\n')}output:
+  reject: 'poison: \${! content() }'
+`,
+    );
+    channel.sendToQueue(source, Buffer.from('bad'));
+    await waitFor(
+      'the message in the dead-letter queue',
+      async () => (await channel.checkQueue(dead)).messageCount === 1,
+    );
+    await stop(s);
+    assert.equal((await channel.checkQueue(source)).messageCount, 0, 'not requeued');
+  });
+
+  it('reconnects after the broker closes its connections and loses nothing', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const source = await queue('rc-src');
+    const sink = await queue('rc-sink');
+    const got = await collect(sink);
+    // A slow pipeline keeps deliveries unacked and publishes unconfirmed while the kill happens.
+    const s = await start(
+      `${inputYaml(source)}pipeline:
+  threads: 1
+  processors:
+    - sleep:
+        duration: 20ms
+output:
+  label: out_${run}
+  amqp_0_9:
+    urls: [ ${URL} ]
+    exchange: ''
+    key: ${sink}
+`,
+    );
+    for (let i = 0; i < 10; i++) channel.sendToQueue(source, Buffer.from(`a${i}`));
+    await waitFor('first 10', () => got.length >= 10);
+    // Kill both connections while 100 more are in flight (unacked deliveries, unconfirmed publishes).
+    const pids = await connectionPids(`nekton input in_${run}`, `nekton output out_${run}`);
+    for (let i = 0; i < 100; i++) channel.sendToQueue(source, Buffer.from(`b${i}`));
+    await waitFor('some of them through', () => got.length >= 15);
+    await Promise.all(pids.map(closeConnection));
+    const atKill = got.length;
+    for (let i = 0; i < 10; i++) channel.sendToQueue(source, Buffer.from(`c${i}`));
+    const bodies = () => new Set(got.map((m) => m.content.toString()));
+    await waitFor('all 120 after the reconnect', () => bodies().size >= 120, 30_000);
+    assert.equal(bodies().size, 120);
+    assert.ok(atKill < 110, `the connections were closed with messages in flight (${atKill} through)`);
+    await waitFor('ready again', () => s.stream.isReady());
+    await stop(s);
+    assert.equal((await channel.checkQueue(source)).messageCount, 0);
+  });
+
+  it('waits for publisher confirms and fails a message returned as unroutable (mandatory)', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const sink = await queue('confirm-sink');
+    const x = await exchange('unbound');
+    const routed = await buildOutput(`input:
+  stdin: {}
+output:
+  amqp_0_9:
+    urls: [ ${URL} ]
+    exchange: ''
+    key: ${sink}
+    priority: '\${! meta("p").or("") }'
+`);
+    const batch = Array.from({ length: 50 }, (_, i) => new Message(`c${i}`));
+    batch[0]?.setMeta('p', '7');
+    await routed.write(batch);
+    // Confirmed means stored: every message is in the queue once write resolves.
+    assert.equal((await channel.checkQueue(sink)).messageCount, 50);
+    const first = await channel.get(sink, { noAck: true });
+    assert.ok(first);
+    assert.equal(first.properties.priority, 7);
+    await routed.close();
+
+    const unroutable = await buildOutput(`input:
+  stdin: {}
+output:
+  amqp_0_9:
+    urls: [ ${URL} ]
+    exchange: ${x}
+    key: nowhere
+    mandatory: true
+`);
+    await assert.rejects(unroutable.write([new Message('lost?')]), /returned: 312 NO_ROUTE/);
+    await unroutable.close();
+  });
+
+  it('reports a wrong address or wrong credentials clearly, stays up and not ready', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const source = await queue('bad');
+    const s = await start(
+      `input:
+  amqp_0_9:
+    urls: [ amqp://guest:wrong@127.0.0.1:5672/ ]
+    queue: ${source}
+output:
+  amqp_0_9:
+    urls: [ amqp://127.0.0.1:1/ ]
+    exchange: ''
+`,
+    );
+    const statuses = await waitFor('both errors reported', () => {
+      const st = s.stream.statuses();
+      return st.every((x) => x.error) ? st : null;
+    });
+    const [input, output] = statuses;
+    assert.equal(s.stream.isReady(), false);
+    assert.match(input?.error ?? '', /amqp:\/\/guest:\*\*\*@127\.0\.0\.1:5672/);
+    assert.match(input?.error ?? '', /ACCESS.REFUSED/i);
+    assert.doesNotMatch(input?.error ?? '', /wrong/, 'the password is not shown');
+    assert.match(output?.error ?? '', /amqp:\/\/127\.0\.0\.1:1\/.*ECONNREFUSED/);
+    assert.ok(s.stream.active, 'still running, retrying');
+    await stop(s);
+  });
+
+  it('reports a missing queue naming the broker and the queue', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const s = await start(`${inputYaml(name('missing'))}output:
+  drop: {}
+`);
+    const [input] = await waitFor('the input error', () =>
+      s.stream.statuses()[0]?.error ? s.stream.statuses() : null,
+    );
+    assert.match(
+      input?.error ?? '',
+      /127\.0\.0\.1:5672.*cannot consume queue nekton-test-missing.*NOT_FOUND/,
+    );
+    await stop(s);
+  });
+});

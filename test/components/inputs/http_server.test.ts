@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { HttpServerReader, spec } from '../../../src/components/inputs/http_server.js';
+import { responseStoreOf } from '../../../src/components/sync_response_store.js';
+import { Message } from '../../../src/message/message.js';
+import { createTestContext } from '../../helpers/context.js';
+import { configOf } from '../reference.js';
+
+async function startReader(overrides: Record<string, unknown> = {}) {
+  const ctx = createTestContext();
+  const config = configOf(spec, { address: '127.0.0.1:0', ...overrides });
+  const reader = new HttpServerReader(config, ctx, {
+    status: ctx.interpolation(config.sync_response.status, 'status'),
+    headers: Object.entries(config.sync_response.headers).map(([k, v]) => [k, ctx.interpolation(v, k)]),
+    metadataHeader: null,
+  });
+  await reader.connect();
+  const url = `http://127.0.0.1:${reader.boundAddress()?.port}`;
+  return { reader, url };
+}
+
+describe('http_server input', () => {
+  it('answers only after the ack, with metadata from the request', async () => {
+    const { reader, url } = await startReader();
+    let answered = false;
+    const response = fetch(`${url}/post?x=1`, {
+      method: 'POST',
+      body: 'hi',
+      headers: { 'x-trace': 'abc' },
+    }).then((r) => {
+      answered = true;
+      return r;
+    });
+    const txn = await reader.read();
+    assert.ok(txn);
+    const msg = txn.batch[0] as Message;
+    assert.equal(msg.text(), 'hi');
+    assert.equal(msg.getMeta('http_server_verb'), 'POST');
+    assert.equal(msg.getMeta('http_server_request_path'), '/post');
+    assert.equal(msg.getMeta('X-Trace'), 'abc');
+    assert.equal(msg.getMeta('x'), '1');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(answered, false, 'no response before the ack');
+    await txn.ack(null);
+    assert.equal((await response).status, 200);
+    await reader.close();
+  });
+
+  it('returns 502 with the error on a nack and 405 for other verbs', async () => {
+    const { reader, url } = await startReader();
+    const response = fetch(`${url}/post`, { method: 'POST', body: 'x' });
+    const txn = await reader.read();
+    await txn?.ack(new Error('output down'));
+    const res = await response;
+    assert.equal(res.status, 502);
+    assert.match(await res.text(), /output down/);
+    assert.equal((await fetch(`${url}/post`, { method: 'PUT', body: 'x' })).status, 405);
+    await reader.close();
+  });
+
+  it('returns the sync response left in the store, and 408 after the timeout', async () => {
+    const { reader, url } = await startReader({ timeout: '100ms' });
+    const response = fetch(`${url}/post`, { method: 'POST', body: 'abc' });
+    const txn = await reader.read();
+    const msg = txn?.batch[0] as Message;
+    responseStoreOf(msg)?.add([new Message(msg.text().toUpperCase())]);
+    await txn?.ack(null);
+    assert.equal(await (await response).text(), 'ABC');
+
+    const slow = fetch(`${url}/post`, { method: 'POST', body: 'late' });
+    const txn2 = await reader.read();
+    assert.equal((await slow).status, 408);
+    await txn2?.ack(null); // a late ack is harmless
+    await reader.close();
+  });
+
+  it('registers on the shared server when no address is given', async () => {
+    const endpoints: string[] = [];
+    const ctx = createTestContext({}, { endpoints: { register: (path) => endpoints.push(path) } });
+    const input = await spec.build(configOf(spec, {}), ctx);
+    assert.deepEqual(endpoints, ['/post']);
+    await input.close();
+  });
+});

@@ -1,0 +1,147 @@
+// Runs NATS streams from YAML through the real engine, with a `capture` output that records what
+// it receives and can fail chosen writes; plus unique names and a private nats-server.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { registry as builtins } from '../../../src/components/registry.js';
+import { schemaProvider } from '../../../src/config/schema.js';
+import { toServiceConfig } from '../../../src/config/service_config.js';
+import type { ComponentSpec } from '../../../src/config/spec.js';
+import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
+import type { OutputWriter } from '../../../src/engine/component.js';
+import { Registry } from '../../../src/engine/registry.js';
+import { Stream } from '../../../src/engine/stream.js';
+import type { Message } from '../../../src/message/message.js';
+import { eventually, freePort } from '../../helpers/cli.js';
+import { createTestEnv } from '../../helpers/context.js';
+
+export const NATS_URL = 'nats://127.0.0.1:4222';
+
+/** A name no other test run uses: subjects, streams, durables and buckets. */
+export function unique(prefix: string): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/** What the `capture` output received; `failWhen` decides per message whether its write fails. */
+export class Capture {
+  readonly messages: Message[] = [];
+  failWhen: (msg: Message) => boolean = () => false;
+  failures = 0;
+
+  texts(): string[] {
+    return this.messages.map((m) => m.text());
+  }
+}
+
+function captureSpec(capture: Capture): ComponentSpec {
+  return {
+    name: 'capture',
+    kind: 'output',
+    status: 'stable',
+    summary: 'records messages (tests only)',
+    fields: [],
+    build(_config, ctx) {
+      const writer: OutputWriter = {
+        connect: async () => undefined,
+        write: async (batch) => {
+          if (batch.some((m) => capture.failWhen(m))) {
+            capture.failures++;
+            throw new Error('capture refused the batch');
+          }
+          capture.messages.push(...batch);
+        },
+        close: async () => undefined,
+      };
+      return ctx.wrapWriter(writer);
+    },
+  };
+}
+
+export interface RunningStream {
+  stream: Stream;
+  capture: Capture;
+  stop(): Promise<void>;
+}
+
+/** Builds and starts a stream from YAML (output `capture: {}` records into the returned Capture). */
+export async function startStream(yaml: string, capture = new Capture()): Promise<RunningStream> {
+  const registry = new Registry([...builtins.list(), captureSpec(capture)]);
+  const provider = schemaProvider(registry);
+  const parsed = parseYaml(yaml, 'test.yaml');
+  const config = toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) });
+  if (!config.stream) throw new Error('the YAML has no stream');
+  const { builder, env, abort } = createTestEnv({ registry });
+  const stream = await Stream.build(config.stream, builder, env.logger, abort);
+  const done = stream.run();
+  return {
+    stream,
+    capture,
+    async stop() {
+      await stream.stop(2000);
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+/** A plain client connection for setting up and checking what the components did. */
+export function client(url = NATS_URL): Promise<NatsConnection> {
+  return connect({ servers: url });
+}
+
+export { eventually };
+
+/** A nats-server of the test's own, with JetStream storing in a temporary directory. */
+export class PrivateNatsServer {
+  private child: ChildProcess | null = null;
+  readonly dir = mkdtempSync(join(tmpdir(), 'nekton-nats-'));
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateNatsServer> {
+    const server = new PrivateNatsServer(await freePort());
+    await server.restart();
+    return server;
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts (again, after stop) on the same port and store; resolves once it accepts clients. */
+  async restart(): Promise<void> {
+    this.child = spawn(
+      '/usr/sbin/nats-server',
+      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir],
+      {
+        stdio: 'ignore',
+      },
+    );
+    await eventually(
+      async () => {
+        const nc = await connect({ servers: this.url, reconnect: false });
+        await nc.close();
+        return true;
+      },
+      10_000,
+      `nats-server on port ${this.port}`,
+    );
+  }
+
+  /** Kills the server abruptly (SIGKILL), as a crash would. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async dispose(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,141 @@
+// Shared pieces of the Redis connector tests: unique key names, an admin connection to the local
+// server, streams built from YAML the way `nekton run` builds them, and polling with a deadline.
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import { buildResources } from '../../../src/cli/service.js';
+import { RedisConnection, type RedisReply, redisTarget } from '../../../src/components/redis/client.js';
+import { registry } from '../../../src/components/registry.js';
+import { schemaProvider } from '../../../src/config/schema.js';
+import { toServiceConfig } from '../../../src/config/service_config.js';
+import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
+import { Stream } from '../../../src/engine/stream.js';
+import { createTestEnv, type TestEnv } from '../../helpers/context.js';
+
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+const provider = schemaProvider(registry);
+
+/** A key name no other test run uses. */
+export function uniqueName(what: string): string {
+  return `nekton-test:${what}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/** A plain connection for setting up and inspecting Redis; delete the keys you made with `cleanup`. */
+export class Admin {
+  private readonly keys = new Set<string>();
+
+  private constructor(readonly connection: RedisConnection) {}
+
+  static async open(): Promise<Admin> {
+    const target = await redisTarget({
+      url: REDIS_URL,
+      kind: 'simple',
+      master: '',
+      client_name: 'nekton-test-admin',
+      tls: {
+        enabled: false,
+        skip_cert_verify: false,
+        enable_renegotiation: false,
+        root_cas: '',
+        root_cas_file: '',
+        client_certs: [],
+      },
+    });
+    return new Admin(await RedisConnection.open(target, pino({ level: 'silent' })));
+  }
+
+  /** Remembers keys to delete at cleanup. */
+  track(...keys: string[]): void {
+    for (const k of keys) this.keys.add(k);
+  }
+
+  send<T extends RedisReply = RedisReply>(...args: string[]): Promise<T> {
+    return this.connection.send<T>(args);
+  }
+
+  async cleanup(): Promise<void> {
+    if (this.keys.size > 0) await this.connection.send(['DEL', ...this.keys]).catch(() => undefined);
+    await this.connection.close();
+  }
+
+  /** Closes every connection whose name is `name` (CLIENT KILL by id), returning how many. */
+  async killClients(name: string): Promise<number> {
+    const list = await this.send<string>('CLIENT', 'LIST');
+    let killed = 0;
+    for (const line of list.split('\n')) {
+      const id = /(?:^|\s)id=(\d+)/.exec(line)?.[1];
+      if (id && new RegExp(`(?:^|\\s)name=${name}(?:\\s|$)`).test(line)) {
+        await this.send('CLIENT', 'KILL', 'ID', id);
+        killed++;
+      }
+    }
+    return killed;
+  }
+}
+
+export interface RunningStream {
+  stream: Stream;
+  env: TestEnv;
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Lints nothing, builds and starts the stream (and its resources) of a full config written in YAML. */
+export async function startStream(yaml: string): Promise<RunningStream> {
+  const parsed = parseYaml(yaml, 'redis-test.yaml');
+  const config = toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) });
+  if (!config.stream) throw new Error('config has no stream');
+  const env = createTestEnv();
+  await buildResources(config, env.builder, env.resources);
+  const stream = await Stream.build(config.stream, env.builder, env.env.logger, env.abort);
+  const done = stream.run();
+  return {
+    stream,
+    env,
+    done,
+    stop: async () => {
+      await stream.stop(5000);
+      await done.catch(() => undefined);
+      await env.resources.closeAll();
+    },
+  };
+}
+
+/** Polls until check returns a truthy value or the deadline passes (then throws with the last value). */
+export async function waitFor<T>(what: string, check: () => Promise<T> | T, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await check();
+    if (last) return last;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The field/value pairs of a stream entry as an object. */
+export function entryFields(raw: RedisReply): Record<string, string> {
+  const out: Record<string, string> = {};
+  const fields = Array.isArray(raw) ? (raw as RedisReply[]) : [];
+  for (let i = 0; i + 1 < fields.length; i += 2) out[String(fields[i])] = String(fields[i + 1]);
+  return out;
+}
+
+/** Every entry of a stream: [id, fields]. */
+export async function readStream(
+  admin: Admin,
+  stream: string,
+): Promise<Array<[string, Record<string, string>]>> {
+  const entries = await admin.send<RedisReply[]>('XRANGE', stream, '-', '+');
+  return entries.map((e) => {
+    const [id, fields] = e as [string, RedisReply];
+    return [id, entryFields(fields)];
+  });
+}
+
+/** How many entries of the group are pending (read, not acknowledged). */
+export async function pendingCount(admin: Admin, stream: string, group: string): Promise<number> {
+  // -1 while the group does not exist yet (the input creates it when it connects).
+  const summary = await admin.send<RedisReply[]>('XPENDING', stream, group).catch(() => null);
+  return summary ? Number(summary[0]) : -1;
+}

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { buildScanner } from '../../../src/components/scanners/build.js';
+import type { ByteSource } from '../../../src/components/scanners/scanner.js';
+import type { Message } from '../../../src/message/message.js';
+import { createTestContext } from '../../helpers/context.js';
+
+async function* chunks(...parts: (string | Buffer)[]): ByteSource {
+  for (const p of parts) yield typeof p === 'string' ? Buffer.from(p) : p;
+}
+
+async function scan(scanner: unknown, source: ByteSource, name = ''): Promise<Message[]> {
+  const built = await buildScanner(scanner, createTestContext());
+  const out: Message[] = [];
+  for await (const batch of built(source, { name })) {
+    assert.ok(batch.length > 0, 'scanners never yield empty batches');
+    out.push(...batch);
+  }
+  return out;
+}
+
+const texts = (msgs: Message[]) => msgs.map((m) => m.text());
+
+describe('lines scanner', () => {
+  it('splits lines that span chunks, drops \\r before \\n and keeps a last line without newline', async () => {
+    const msgs = await scan({ lines: {} }, chunks('al', 'pha\r\nbe', 'ta\n\ngam', 'ma'));
+    assert.deepEqual(texts(msgs), ['alpha', 'beta', '', 'gamma']);
+  });
+
+  it('finds a multi-byte custom delimiter split across chunks and keeps \\r', async () => {
+    const msgs = await scan({ lines: { custom_delimiter: '||' } }, chunks('a\r|', '|b||c'));
+    assert.deepEqual(texts(msgs), ['a\r', 'b', 'c']);
+  });
+
+  it('omits empty lines when asked', async () => {
+    const msgs = await scan({ lines: { omit_empty: true } }, chunks('a\n\n\nb\n'));
+    assert.deepEqual(texts(msgs), ['a', 'b']);
+  });
+
+  it('fails on a line longer than max_buffer_size', async () => {
+    await assert.rejects(scan({ lines: { max_buffer_size: 4 } }, chunks('ok\ntoolong\n')), /max_buffer_size/);
+  });
+});
+
+describe('csv scanner', () => {
+  it('emits header-keyed objects, with quoted delimiters, escaped quotes and newlines', async () => {
+    const msgs = await scan({ csv: {} }, chunks('name,note\r\nann,"a, ""b""', '\nc"\n\nbob,x\n'));
+    assert.deepEqual(
+      msgs.map((m) => m.structured()),
+      [
+        { name: 'ann', note: 'a, "b"\nc' },
+        { name: 'bob', note: 'x' },
+      ],
+    );
+  });
+
+  it('emits arrays without a header row and honours custom_delimiter', async () => {
+    const msgs = await scan({ csv: { parse_header_row: false, custom_delimiter: ';' } }, chunks('a;b\nc;d'));
+    assert.deepEqual(
+      msgs.map((m) => m.structured()),
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    );
+  });
+
+  it('rejects a bare quote unless lazy_quotes, and a row of the wrong width', async () => {
+    await assert.rejects(scan({ csv: { parse_header_row: false } }, chunks('a"b,c\n')), /bare "/);
+    const lazy = await scan({ csv: { parse_header_row: false, lazy_quotes: true } }, chunks('a"b,c\n'));
+    assert.deepEqual(lazy[0]?.structured(), ['a"b', 'c']);
+    await assert.rejects(scan({ csv: {} }, chunks('a,b\n1,2,3\n')), /wrong number of fields/);
+  });
+
+  it('flags bad rows and carries on with continue_on_error', async () => {
+    const msgs = await scan({ csv: { continue_on_error: true } }, chunks('a,b\n1,2,3\n4,5\n'));
+    assert.equal(msgs.length, 2);
+    assert.match(msgs[0]?.error?.message ?? '', /wrong number/);
+    assert.deepEqual(msgs[1]?.structured(), { a: '4', b: '5' });
+  });
+});
+
+describe('other scanners', () => {
+  it('to_the_end reads everything as one message', async () => {
+    assert.deepEqual(texts(await scan({ to_the_end: {} }, chunks('a\n', 'b\n'))), ['a\nb\n']);
+  });
+
+  it('chunker cuts fixed sizes across chunk boundaries', async () => {
+    assert.deepEqual(texts(await scan({ chunker: { size: 3 } }, chunks('abcd', 'efg'))), ['abc', 'def', 'g']);
+  });
+
+  it('decompress inflates gzip and hands the bytes to its inner scanner', async () => {
+    const gz = gzipSync(Buffer.from('one\ntwo\n'));
+    const msgs = await scan(
+      { decompress: { algorithm: 'gzip', into: { lines: {} } } },
+      chunks(gz.subarray(0, 5), gz.subarray(5)),
+    );
+    assert.deepEqual(texts(msgs), ['one', 'two']);
+  });
+
+  it('skip_bom strips a BOM split across chunks', async () => {
+    const msgs = await scan(
+      { skip_bom: { into: { lines: {} } } },
+      chunks(Buffer.from([0xef, 0xbb]), Buffer.from([0xbf, 0x61, 0x0a])),
+    );
+    assert.deepEqual(texts(msgs), ['a']);
+  });
+
+  it('re_match starts a message at every match', async () => {
+    const msgs = await scan(
+      { re_match: { pattern: '(?m)^\\d\\d:\\d\\d' } },
+      chunks('pre\n10:00 a\n  more\n1', '1:00 b\n'),
+    );
+    assert.deepEqual(texts(msgs), ['pre\n', '10:00 a\n  more\n', '11:00 b\n']);
+  });
+
+  it('json_documents parses concatenated documents split anywhere', async () => {
+    const msgs = await scan({ json_documents: {} }, chunks('{"a":"}"}\n[1,', '2] 3 "x"'));
+    assert.deepEqual(
+      msgs.map((m) => m.structured()),
+      [{ a: '}' }, [1, 2], 3, 'x'],
+    );
+  });
+
+  it('json_array emits each element', async () => {
+    const msgs = await scan({ json_array: {} }, chunks('[{"a":1},', '2]'));
+    assert.deepEqual(
+      msgs.map((m) => m.structured()),
+      [{ a: 1 }, 2],
+    );
+  });
+
+  it('switch picks the scanner by source name', async () => {
+    const cases = {
+      switch: [{ re_match_name: '\\.csv$', scanner: { csv: {} } }, { scanner: { to_the_end: {} } }],
+    };
+    assert.deepEqual((await scan(cases, chunks('a\n1\n'), 'x.csv'))[0]?.structured(), { a: '1' });
+    assert.deepEqual(texts(await scan(cases, chunks('a\n1\n'), 'x.txt')), ['a\n1\n']);
+  });
+});

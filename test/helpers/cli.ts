@@ -1,0 +1,91 @@
+// Runs the built `bin/nekton` as a user would, with a bounded lifetime.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export const NEKTON_BIN = join(import.meta.dirname, '..', '..', 'bin', 'nekton');
+
+export function tempDir(prefix = 'nekton-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs nekton to completion (killed after timeoutMs) and collects its output. */
+export function runNekton(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [NEKTON_BIN, ...args], {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Starts nekton in the background; the caller stops it. */
+export function startNekton(
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcess & { output(): string } {
+  const child = spawn(process.execPath, [NEKTON_BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  return Object.assign(child, { output: () => output });
+}
+
+/** Polls until check() returns a truthy value, or fails after timeoutMs. */
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+}
+
+/** A free TCP port on 127.0.0.1 (bound then released). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

@@ -1,0 +1,42 @@
+// Local services for connector tests. On CI (CI=true) an unreachable service fails the test;
+// elsewhere the test is skipped with a message saying which service is missing.
+import { connect } from 'node:net';
+import type { TestContext } from 'node:test';
+
+export const SERVICES = {
+  postgres: { host: '127.0.0.1', port: 5432 },
+  mariadb: { host: '127.0.0.1', port: 3306 },
+  redis: { host: '127.0.0.1', port: 6379 },
+  rabbitmq: { host: '127.0.0.1', port: 5672 },
+  mqtt: { host: '127.0.0.1', port: 1883 },
+  nats: { host: '127.0.0.1', port: 4222 },
+} as const;
+
+export type ServiceName = keyof typeof SERVICES;
+
+export function isReachable(name: ServiceName, timeoutMs = 1000): Promise<boolean> {
+  const { host, port } = SERVICES[name];
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * Call at the start of a connector test: returns false (after marking the test skipped) when the
+ * service is down on a developer machine; throws on CI so a missing service cannot hide failures.
+ */
+export async function requireService(t: TestContext, name: ServiceName): Promise<boolean> {
+  if (await isReachable(name)) return true;
+  const { host, port } = SERVICES[name];
+  const message = `${name} is not reachable at ${host}:${port}`;
+  if (process.env.CI === 'true') throw new Error(`${message} (CI=true: connector tests must not skip)`);
+  t.skip(`${message}; start it to run this test`);
+  return false;
+}
