@@ -1,5 +1,6 @@
 // Normal mode driven from outside, as a user runs it: `bin/nekton -c config.yaml`.
 import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -96,6 +97,39 @@ describe('normal mode', () => {
       await new Promise((r) => child.once('exit', r));
     }
     assert.equal(child.exitCode ?? 0, 0, child.output());
+  });
+
+  it('/ready is 503 naming the output while it cannot connect, and 200 once its server appears', async () => {
+    const dir = tempDir();
+    const apiPort = await freePort();
+    const redisPort = await freePort();
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `http:\n  address: 127.0.0.1:${apiPort}\ninput:\n  generate:\n    mapping: root = "x"\n    interval: 100ms\noutput:\n  label: sink\n  redis_list:\n    url: redis://127.0.0.1:${redisPort}\n    key: ready-test\n`,
+    );
+    const child = startNekton(['-c', config]);
+    let redis: ChildProcess | undefined;
+    try {
+      const base = `http://127.0.0.1:${apiPort}`;
+      await eventually(async () => (await fetch(`${base}/ping`)).ok, 10_000, `/ping (${child.output()})`);
+      const down = await fetch(`${base}/ready`);
+      assert.equal(down.status, 503);
+      assert.match(await down.text(), new RegExp(`not connected: output \\(.*127\\.0\\.0\\.1:${redisPort}`));
+      // A private Redis on the port the output dials: the output's reconnect finds it.
+      redis = spawn(
+        'redis-server',
+        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {
+          stdio: 'ignore',
+        },
+      );
+      await eventually(async () => (await fetch(`${base}/ready`)).status === 200, 20_000, '/ready 200');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      redis?.kill('SIGKILL');
+    }
   });
 
   it('refuses a config with lint errors, naming file, line and field, unless --chilled', async () => {
