@@ -19,6 +19,11 @@ export interface InputReader {
    * Throw NotConnectedError when the connection is lost: the engine reconnects.
    */
   read(): Promise<Transaction | null>;
+  /**
+   * Optional fast path: the next batch if one is already in memory, else undefined (the engine
+   * then calls read()). Saves the promises of an async read per message for scanned sources.
+   */
+  readBuffered?(): Transaction | undefined;
   /** Stops reading and releases resources; a pending read() must then settle (null is fine). */
   close(): Promise<void>;
 }

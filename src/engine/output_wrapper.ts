@@ -29,7 +29,9 @@ export class WriterOutput implements Output {
   private readonly slots: Semaphore;
   private readonly batcher: Batcher | null;
   private readonly stopController = new AbortController();
-  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Writes started and not yet settled; close() waits for them (a count: no object per write). */
+  private inFlight = 0;
+  private inFlightDrained: Array<() => void> = [];
   private readonly sent: Counter;
   private readonly batchSent: Counter;
   private readonly errors: Counter;
@@ -80,7 +82,7 @@ export class WriterOutput implements Output {
   async close(): Promise<void> {
     if (this.batcher?.hasPending()) await this.batcher.flush().catch(() => undefined);
     this.closing = true;
-    await Promise.allSettled([...this.inFlight]);
+    if (this.inFlight > 0) await new Promise<void>((resolve) => this.inFlightDrained.push(resolve));
     this.stopController.abort();
     try {
       await this.writer.close();
@@ -90,12 +92,16 @@ export class WriterOutput implements Output {
     this.connected = false;
   }
 
+  private readonly untrack = () => {
+    if (--this.inFlight === 0 && this.inFlightDrained.length > 0)
+      for (const wake of this.inFlightDrained.splice(0)) wake();
+  };
+
   private send(batch: Batch): Promise<void> {
     const wait = this.slots.acquire();
     const work = wait ? wait.then(() => this.sendWithSlot(batch)) : this.sendWithSlot(batch);
-    this.inFlight.add(work);
-    const untrack = () => this.inFlight.delete(work);
-    work.then(untrack, untrack);
+    this.inFlight++;
+    work.then(this.untrack, this.untrack);
     return work;
   }
 

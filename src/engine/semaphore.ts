@@ -2,7 +2,9 @@
 
 export class Semaphore {
   private available: number;
-  private readonly waiters: Array<() => void> = [];
+  // A queue with a moving head: Array.shift() copies the whole array once thousands wait.
+  private waiters: Array<() => void> = [];
+  private head = 0;
 
   constructor(readonly size: number) {
     this.available = size;
@@ -23,9 +25,18 @@ export class Semaphore {
   }
 
   release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.available++;
+    if (this.head < this.waiters.length) {
+      const next = this.waiters[this.head] as () => void;
+      this.waiters[this.head++] = undefined as unknown as () => void;
+      if (this.head === this.waiters.length) {
+        this.waiters = [];
+        this.head = 0;
+      } else if (this.head > 1024 && this.head * 2 > this.waiters.length) {
+        this.waiters = this.waiters.slice(this.head);
+        this.head = 0;
+      }
+      next();
+    } else this.available++;
   }
 
   /** Slots currently taken. */

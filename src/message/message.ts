@@ -6,6 +6,8 @@ export type Metadata = Map<string, unknown>;
 
 const NOT_PARSED: unique symbol = Symbol('not parsed');
 const encoder = new TextEncoder();
+/** Shared by every message created without metadata; copied on the first write (no Map per message). */
+const NO_METADATA: Metadata = new Map();
 
 export class Message {
   private rawBytes: Uint8Array | null;
@@ -17,8 +19,8 @@ export class Message {
 
   constructor(bytes: Uint8Array | string | null = null, metadata?: Metadata, metaShared = false) {
     this.rawBytes = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
-    this.meta = metadata ?? new Map();
-    this.metaShared = metaShared;
+    this.meta = metadata ?? NO_METADATA;
+    this.metaShared = metadata === undefined || metaShared;
   }
 
   /** A message whose content is a structured value; bytes are serialised only when asked for. */
@@ -84,6 +86,15 @@ export class Message {
   /** Read-only view of every metadata entry. */
   metadata(): ReadonlyMap<string, unknown> {
     return this.meta;
+  }
+
+  /**
+   * Uses `metadata` as this message's metadata without copying it, until the message writes to it.
+   * Lets a source give every message of one file or connection the same entries at no cost.
+   */
+  shareMetadata(metadata: Metadata): void {
+    this.meta = metadata;
+    this.metaShared = true;
   }
 
   replaceMetadata(metadata: Metadata): void {

@@ -352,14 +352,32 @@ method('split', [p.str('delimiter'), p.bool('empty_as_null', { default: false })
 const SPACE =
   '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
 
+const SPACE_SET = new Set(SPACE);
+let lastCutset = SPACE;
+let lastCutsetChars = SPACE_SET;
+
+/** Strips characters of `set` from both ends (Go's strings.Trim). */
 function trimSet(s: string, set: string): string {
-  const chars = new Set(Array.from(set));
-  const arr = Array.from(s);
+  if (set !== lastCutset) {
+    lastCutset = set;
+    lastCutsetChars = new Set(Array.from(set));
+  }
+  const chars = lastCutsetChars;
+  // A cutset with characters outside the BMP needs whole code points; otherwise code units do
+  // (half of a surrogate pair never equals a BMP character), without splitting the string.
+  if (set.length !== chars.size) {
+    const arr = Array.from(s);
+    let start = 0;
+    let end = arr.length;
+    while (start < end && chars.has(arr[start] as string)) start++;
+    while (end > start && chars.has(arr[end - 1] as string)) end--;
+    return arr.slice(start, end).join('');
+  }
   let start = 0;
-  let end = arr.length;
-  while (start < end && chars.has(arr[start])) start++;
-  while (end > start && chars.has(arr[end - 1])) end--;
-  return arr.slice(start, end).join('');
+  let end = s.length;
+  while (start < end && chars.has(s[start] as string)) start++;
+  while (end > start && chars.has(s[end - 1] as string)) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 stringTransform('trim', (s, a) => trimSet(s, argOptString(a, 0) ?? SPACE), [

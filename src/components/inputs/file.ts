@@ -65,6 +65,10 @@ export class FileReader implements InputReader {
     return null;
   }
 
+  readBuffered(): Transaction | undefined {
+    return this.closed ? undefined : this.current?.nextBuffered();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const current = this.current;
@@ -80,8 +84,18 @@ export class FileReader implements InputReader {
     const modText = rfc3339(modTime);
     const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
     const deleteOnFinish = this.deleteOnFinish;
+    const fileMeta = new Map<string, unknown>([
+      ['path', path],
+      ['mod_time_unix', modUnix],
+      ['mod_time', modText],
+    ]);
     return new ScannedSource(scanner(stream, { name: path }), {
       decorate(msg) {
+        // Most scanners set no metadata: then every message of the file shares one map.
+        if (msg.metadata().size === 0) {
+          msg.shareMetadata(fileMeta);
+          return;
+        }
         msg.setMeta('path', path);
         msg.setMeta('mod_time_unix', modUnix);
         msg.setMeta('mod_time', modText);

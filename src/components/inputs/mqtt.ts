@@ -1,13 +1,19 @@
 // The `mqtt` input: subscribes to topics of an MQTT 3.1.1 broker. A QoS 1/2 message is
 // acknowledged to the broker (PUBACK / PUBCOMP) only once it was delivered downstream.
-import { type IPublishPacket, type MqttClient, Store } from 'mqtt';
+import type { IPublishPacket, IStore, MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { closeQuietly, dialMqtt, type MqttConnectionConfig, mqttConnectionFields } from '../mqtt/client.js';
+import {
+  closeQuietly,
+  dialMqtt,
+  loadMqtt,
+  type MqttConnectionConfig,
+  mqttConnectionFields,
+} from '../mqtt/client.js';
 import { DeliveryQueue } from './delivery_queue.js';
 
 export interface MqttInputConfig extends MqttConnectionConfig {
@@ -48,7 +54,7 @@ export class MqttReader implements InputReader {
    * this store, which outlives a connection (`clean: false`: closing a client keeps its content)
    * so a resumed session can still deliver them.
    */
-  private readonly incomingStore = new Store({ clean: false });
+  private incomingStore: IStore | null = null;
 
   constructor(
     private readonly config: MqttInputConfig,
@@ -75,6 +81,7 @@ export class MqttReader implements InputReader {
         callback();
       } else deliveries.push({ packet, acknowledge: () => callback() });
     };
+    this.incomingStore ??= new (await loadMqtt()).Store({ clean: false });
     const { client, address } = await dialMqtt(this.config, {
       clean: this.config.clean_session,
       handleMessage,

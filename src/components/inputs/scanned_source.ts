@@ -55,6 +55,15 @@ export class ScannedSource {
     return { batch: [msg], ack: this.ack };
   }
 
+  /** The next message if the current chunk still holds one (no await), else undefined. */
+  nextBuffered(): Transaction | undefined {
+    if (this.position >= this.buffered.length) return undefined;
+    const msg = this.buffered[this.position++] as Message;
+    this.hooks.decorate?.(msg);
+    this.outstanding++;
+    return { batch: [msg], ack: this.ack };
+  }
+
   /** Stops scanning (closes the underlying stream through the iterator's return). */
   async close(): Promise<void> {
     this.exhausted = true;

@@ -1,7 +1,8 @@
 // What the `mqtt` input and output share: the connection fields (as the reference declares them)
 // and dialing a broker from a URL list, with errors that name the address that failed and why.
 import { randomBytes } from 'node:crypto';
-import { connect, type IClientOptions, type IStore, type MqttClient } from 'mqtt';
+import type * as MqttModule from 'mqtt';
+import type { IClientOptions, IStore, MqttClient } from 'mqtt';
 import { type FieldSpec, field } from '../../config/spec.js';
 import { redactUrl } from '../amqp/connection.js';
 import { durationMs } from '../fields/duration.js';
@@ -109,6 +110,7 @@ export async function dialMqtt(config: MqttConnectionConfig, options: DialOption
   const secure = await tlsOptions(config.tls);
   const timeoutMs = durationMs(config.connect_timeout, 'connect_timeout') || 30_000;
   const failures: string[] = [];
+  const mqtt = await loadMqtt();
   for (const raw of urls) {
     const address = redactUrl(raw);
     const clientOptions: IClientOptions = {
@@ -136,7 +138,7 @@ export async function dialMqtt(config: MqttConnectionConfig, options: DialOption
       if (/^(tcp|mqtt):/.test(raw)) clientOptions.protocol = 'mqtts';
     }
     try {
-      return { client: await open(raw, clientOptions, timeoutMs, options.handleMessage), address };
+      return { client: await open(mqtt, raw, clientOptions, timeoutMs, options.handleMessage), address };
     } catch (err) {
       failures.push(`${address}: ${err instanceof Error ? err.message || err.name : String(err)}`);
     }
@@ -144,7 +146,16 @@ export async function dialMqtt(config: MqttConnectionConfig, options: DialOption
   throw new Error(`cannot connect to MQTT broker ${failures.join('; ')}`);
 }
 
+// mqtt.js is loaded on first connect: a process that uses no MQTT component never pays for it.
+let mqttModule: typeof MqttModule | undefined;
+
+export async function loadMqtt(): Promise<typeof MqttModule> {
+  mqttModule ??= await import('mqtt');
+  return mqttModule;
+}
+
 function open(
+  mqtt: typeof MqttModule,
   url: string,
   options: IClientOptions,
   timeoutMs: number,
@@ -152,7 +163,7 @@ function open(
 ): Promise<MqttClient> {
   // `tcp://` and `ssl://` are the reference's schemes; mqtt.js spells them mqtt/mqtts.
   const target = url.replace(/^tcp:/, 'mqtt:').replace(/^ssl:/, 'mqtts:');
-  const client = connect(target, { ...options, manualConnect: true });
+  const client = mqtt.connect(target, { ...options, manualConnect: true });
   if (handleMessage) client.handleMessage = handleMessage;
   return new Promise((resolve, reject) => {
     const fail = (err: Error) => {

@@ -2,7 +2,9 @@
 // connection they describe. Connections never reconnect by themselves: inputs and outputs let
 // the engine reconnect (connect() opens a fresh connection), and `RedisSession` reconnects on the
 // next use for caches, rate limits and processors.
-import { createClient, ErrorReply, RESP_TYPES, type RedisArgument } from '@redis/client';
+
+import type * as RedisModule from '@redis/client';
+import type { RedisArgument } from '@redis/client';
 import type { Logger } from 'pino';
 import { type FieldSpec, field } from '../../config/spec.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
@@ -87,8 +89,11 @@ export async function redisTarget(config: RedisClientConfig): Promise<RedisTarge
 
 /** True for errors the server replied with (the connection is fine; retrying will not help). */
 export function isReplyError(err: unknown): boolean {
-  return err instanceof ErrorReply;
+  return redis !== undefined && err instanceof redis.ErrorReply;
 }
+
+// The client is loaded on first connect: a process that uses no Redis component never pays for it.
+let redis: typeof RedisModule | undefined;
 
 /** The part of node-redis's client used here (its generic type is heavy and adds nothing for raw commands). */
 interface Client {
@@ -121,7 +126,8 @@ export class RedisConnection {
     private readonly client: Client,
     readonly target: RedisTarget,
   ) {
-    this.binary = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }) as unknown as Client;
+    const blobString = (redis as typeof RedisModule).RESP_TYPES.BLOB_STRING;
+    this.binary = client.withTypeMapping({ [blobString]: Buffer }) as unknown as Client;
   }
 
   /** Connects (and pings); throws an Error naming the address and the reason. */
@@ -129,7 +135,8 @@ export class RedisConnection {
     const socket = target.tls
       ? { tls: true as const, ...target.tls, reconnectStrategy: false as const, connectTimeout: 5000 }
       : { reconnectStrategy: false as const, connectTimeout: 5000 };
-    const client = createClient({
+    redis ??= await import('@redis/client');
+    const client = redis.createClient({
       url: target.url,
       RESP: 2,
       name: target.name || undefined,

@@ -1,8 +1,8 @@
 // One database connection pool behind a small driver-neutral face (pg for postgres, mysql2 for
 // mysql/MariaDB): statements with positional arguments, transactions, rows as plain JSON values.
 import { readFile } from 'node:fs/promises';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
+import type * as MysqlModule from 'mysql2/promise';
+import type PgModule from 'pg';
 import type { Logger } from 'pino';
 import { Timestamp } from '../../bloblang/library.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
@@ -81,17 +81,26 @@ function pgInt8(text: string): number | bigint {
   return Number.isSafeInteger(n) ? n : BigInt(text);
 }
 
+// The drivers are loaded on first connect: a process that uses no SQL component never pays for them.
+let pg: typeof PgModule | undefined;
+let mysql: typeof MysqlModule | undefined;
+
+async function loadDriver(dialect: 'postgres' | 'mysql'): Promise<void> {
+  if (dialect === 'postgres') pg ??= (await import('pg')).default;
+  else mysql ??= await import('mysql2/promise');
+}
+
 const pgTypes = {
   getTypeParser(oid: number, format?: string) {
     if (oid === 20 && format !== 'binary') return pgInt8;
-    return pg.types.getTypeParser(oid, format as 'text');
+    return (pg as typeof PgModule).types.getTypeParser(oid, format as 'text');
   },
 };
 
 function openPostgres(config: SqlConnectionConfig, onError: (err: Error) => void): Pool {
   const idle = durationMs(config.conn_max_idle_time ?? '', 'conn_max_idle_time');
   const life = durationMs(config.conn_max_life_time ?? '', 'conn_max_life_time');
-  const pool = new pg.Pool({
+  const pool = new (pg as typeof PgModule).Pool({
     connectionString: config.dsn,
     max: config.conn_max_open && config.conn_max_open > 0 ? config.conn_max_open : 10,
     idleTimeoutMillis: idle > 0 ? idle : 10_000,
@@ -101,7 +110,11 @@ function openPostgres(config: SqlConnectionConfig, onError: (err: Error) => void
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', onError);
-  const run = async (q: pg.Pool | pg.PoolClient, sql: string, args?: readonly unknown[]): Promise<Row[]> => {
+  const run = async (
+    q: PgModule.Pool | PgModule.PoolClient,
+    sql: string,
+    args?: readonly unknown[],
+  ): Promise<Row[]> => {
     const params = args?.map((a) => driverArg(a, 'postgres'));
     const res = await q.query({ text: sql, values: params });
     const rows = Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows;
@@ -130,7 +143,7 @@ function openPostgres(config: SqlConnectionConfig, onError: (err: Error) => void
 function openMysql(config: SqlConnectionConfig): Pool {
   const target = parseMysqlDsn(config.dsn);
   const idle = durationMs(config.conn_max_idle_time ?? '', 'conn_max_idle_time');
-  const pool = mysql.createPool({
+  const pool = (mysql as typeof MysqlModule).createPool({
     ...target,
     connectionLimit: config.conn_max_open && config.conn_max_open > 0 ? config.conn_max_open : 10,
     maxIdle: Math.max(0, config.conn_max_idle ?? 2),
@@ -140,7 +153,11 @@ function openMysql(config: SqlConnectionConfig): Pool {
     dateStrings: false,
     timezone: 'Z',
   });
-  const run = async (q: mysql.Pool | mysql.PoolConnection, sql: string, args?: readonly unknown[]) => {
+  const run = async (
+    q: MysqlModule.Pool | MysqlModule.PoolConnection,
+    sql: string,
+    args?: readonly unknown[],
+  ) => {
     const params = args?.map((a) => driverArg(a, 'mysql'));
     const [rows] = await q.query(sql, params);
     return Array.isArray(rows) ? (rows as Row[]).map((r) => jsonRow({ ...r })) : [];
@@ -177,7 +194,10 @@ async function runInit(config: SqlConnectionConfig, dialect: SqlDialect, pool: P
     for (const s of statements) await pool.query(s);
     return;
   }
-  const conn = await mysql.createConnection({ ...parseMysqlDsn(config.dsn), multipleStatements: true });
+  const conn = await (mysql as typeof MysqlModule).createConnection({
+    ...parseMysqlDsn(config.dsn),
+    multipleStatements: true,
+  });
   try {
     for (const s of statements) await conn.query(s);
   } finally {
@@ -223,6 +243,7 @@ export class SqlDatabase {
     this.closed = false;
     const dialect = this.dialect;
     let pool: Pool;
+    await loadDriver(dialect);
     try {
       pool =
         dialect === 'postgres'
