@@ -156,11 +156,13 @@ export class MqttReader implements InputReader {
       return;
     }
     // MQTT has no negative acknowledgement: drop the connection without acknowledging, so the
-    // broker sends the message again when the session resumes.
+    // broker sends the message again when the session resumes. Politely (DISCONNECT after the
+    // socket's pending writes): a forced close could discard the PUBACKs of earlier messages
+    // still being written, and the broker would redeliver those too.
     this.logger.warn(`mqtt: delivery failed, reconnecting for a redelivery: ${err.message}`);
     subscription.open = false;
     subscription.deliveries.fail(new NotConnectedError(`mqtt ${subscription.address}: message nacked`));
-    void closeQuietly(subscription.client, true);
+    void closeQuietly(subscription.client);
   }
 
   private async drop(): Promise<void> {

@@ -149,7 +149,10 @@ output:
       await waitFor('all three delivered', () => got.length >= 3);
       const seen = got.map((p) => p.payload.toString());
       assert.ok(seen.includes(qos === 1 ? 'poison (dup)' : 'poison'), `redelivered: ${seen}`);
-      assert.ok(seen.includes('before') && seen.includes('after'));
+      // 'after' may come flagged as a duplicate: the broker had already sent it (unread, behind
+      // the held poison) on the dropped connection. 'before' was acknowledged: it comes once.
+      assert.equal(seen.filter((b) => b.startsWith('before')).length, 1, `delivered: ${seen}`);
+      assert.ok(seen.includes('before') && seen.some((b) => b.startsWith('after')), `delivered: ${seen}`);
       await stop(s);
 
       // Everything delivered was acknowledged: the same session, resumed, gets only what is new.

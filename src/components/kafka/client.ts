@@ -1,0 +1,65 @@
+// The Kafka client library, loaded only when a kafka component is built (so a process that never
+// uses Kafka pays nothing for it), the client options built from the shared fields, and errors
+// turned into one line that names the brokers and the reason.
+import type { BaseOptions } from '@platformatic/kafka';
+import { ConfigError } from '../../engine/errors.js';
+import { durationMs } from '../fields/duration.js';
+import { tlsOptions } from '../fields/tls.js';
+import { type KafkaConnectionConfig, type SaslConfig, seedBrokers } from './fields.js';
+
+export type KafkaModule = typeof import('@platformatic/kafka');
+
+export function loadKafka(): Promise<KafkaModule> {
+  return import('@platformatic/kafka');
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const SUPPORTED_SASL = new Set(['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER']);
+
+/** Client options common to the consumer and the producer. */
+export async function kafkaClientOptions(config: KafkaConnectionConfig): Promise<BaseOptions> {
+  const connectMs = durationMs(config.tcp?.connect_timeout ?? '0s', 'tcp.connect_timeout');
+  const options: BaseOptions = {
+    clientId: config.client_id,
+    bootstrapBrokers: seedBrokers(config.seed_brokers),
+    metadataMaxAge: durationMs(config.metadata_max_age, 'metadata_max_age'),
+    connectTimeout: connectMs > 0 ? connectMs : DEFAULT_CONNECT_TIMEOUT_MS,
+    // The engine reconnects with its own backoff; the client should fail fast and say why.
+    retries: 0,
+  };
+  const tls = await tlsOptions(config.tls);
+  if (tls) options.tls = tls;
+  const sasl = saslOptions(config.sasl ?? []);
+  if (sasl) options.sasl = sasl;
+  return options;
+}
+
+function saslOptions(list: SaslConfig[]): BaseOptions['sasl'] {
+  const chosen = list.find((s) => s.mechanism !== 'none');
+  if (!chosen) return undefined;
+  if (!SUPPORTED_SASL.has(chosen.mechanism)) {
+    throw new ConfigError(`sasl: mechanism ${chosen.mechanism} is not supported by nekton`);
+  }
+  const mechanism = chosen.mechanism as 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512' | 'OAUTHBEARER';
+  if (mechanism === 'OAUTHBEARER') {
+    return { mechanism, token: chosen.token, oauthBearerExtensions: chosen.extensions };
+  }
+  return { mechanism, username: chosen.username, password: chosen.password };
+}
+
+/**
+ * `Cannot connect to any broker: Connection to 127.0.0.1:9 failed (connect ECONNREFUSED 127.0.0.1:9)`:
+ * the library nests the per-broker reasons in AggregateErrors and causes.
+ */
+export function describeKafkaError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  let text = err.message;
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof Error && !text.includes(cause.message)) text += ` (${cause.message})`;
+  const nested = (err as { errors?: unknown[] }).errors;
+  if (Array.isArray(nested) && nested.length > 0) {
+    const reasons = [...new Set(nested.map(describeKafkaError))];
+    text += `: ${reasons.join('; ')}`;
+  }
+  return text;
+}

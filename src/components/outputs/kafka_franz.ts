@@ -1,0 +1,296 @@
+// The `kafka_franz` output: produces each message as a record (topic, key, partition and
+// timestamp interpolated, chosen metadata as headers). A batch is one produce request and counts
+// as written only once the brokers acknowledged it (`acks`).
+import type { Producer } from '@platformatic/kafka';
+import type { Interpolation } from '../../bloblang/index.js';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import { ConfigError, NotConnectedError } from '../../engine/errors.js';
+import type { Batch } from '../../message/message.js';
+import { type BatchingConfig, batchingField } from '../fields/batching.js';
+import { durationMs } from '../fields/duration.js';
+import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
+import { describeKafkaError, kafkaClientOptions, loadKafka } from '../kafka/client.js';
+import { type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
+import { messageToRecord, type RecordTemplate } from '../kafka/records.js';
+
+export interface KafkaFranzOutputConfig extends KafkaConnectionConfig {
+  topic: string;
+  key?: string;
+  partition?: string;
+  metadata?: MetadataFilterConfig;
+  timestamp?: string;
+  timestamp_ms?: string;
+  max_in_flight: number;
+  batching: BatchingConfig;
+  rack_id?: string;
+  partitioner?: string;
+  idempotent_write: boolean;
+  acks: string;
+  compression?: string;
+  allow_auto_topic_creation: boolean;
+  timeout: string;
+  max_message_bytes: string;
+  broker_write_max_bytes: string;
+  max_buffered_records: number;
+  max_buffered_bytes: string;
+  max_in_flight_requests: number;
+  record_retries: number;
+  record_delivery_timeout: string;
+}
+
+const PARTITIONERS = ['least_backup', 'manual', 'murmur2_hash', 'round_robin'];
+const COMPRESSIONS = ['lz4', 'snappy', 'gzip', 'none', 'zstd'];
+const ACKS: Record<string, -1 | 0 | 1> = { all: -1, leader: 1, none: 0 };
+
+/** What the produce requests need, checked at build time so a bad value is a config error. */
+export interface ProduceSettings {
+  acks: -1 | 0 | 1;
+  idempotent: boolean;
+  compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+  autocreateTopics: boolean;
+}
+
+export function produceSettings(config: KafkaFranzOutputConfig): ProduceSettings {
+  const acks = ACKS[config.acks];
+  if (acks === undefined) throw new ConfigError(`acks: ${config.acks} is not one of all, leader, none`);
+  const compression = config.compression ?? 'none';
+  if (!COMPRESSIONS.includes(compression))
+    throw new ConfigError(`compression: ${compression} is not one of ${COMPRESSIONS.join(', ')}`);
+  if (config.partitioner !== undefined && !PARTITIONERS.includes(config.partitioner))
+    throw new ConfigError(`partitioner: ${config.partitioner} is not one of ${PARTITIONERS.join(', ')}`);
+  if (config.partitioner === 'manual' && !config.partition)
+    throw new ConfigError('partition: the manual partitioner needs a partition');
+  if (config.partition && config.partitioner !== 'manual')
+    throw new ConfigError('partition: only used with `partitioner: manual`');
+  return {
+    acks,
+    // Idempotent producing needs every in-sync replica to acknowledge (Kafka's own rule).
+    idempotent: config.idempotent_write && acks === -1,
+    compression: compression as ProduceSettings['compression'],
+    autocreateTopics: config.allow_auto_topic_creation,
+  };
+}
+
+export class KafkaFranzWriter implements OutputWriter {
+  private producer: Producer<Buffer, Buffer, Buffer, Buffer> | null = null;
+  private closed = false;
+  private readonly brokers: string;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly config: KafkaFranzOutputConfig,
+    private readonly template: RecordTemplate,
+    private readonly settings: ProduceSettings,
+  ) {
+    this.brokers = seedBrokers(config.seed_brokers).join(',');
+    this.timeoutMs = durationMs(config.timeout, 'timeout') || 10_000;
+  }
+
+  async connect(): Promise<void> {
+    await this.drop();
+    const kafka = await loadKafka();
+    const producer = new kafka.Producer<Buffer, Buffer, Buffer, Buffer>({
+      ...(await kafkaClientOptions(this.config)),
+      acks: this.settings.acks,
+      // Idempotence is asked for per send: a producer constructed idempotent never settles its
+      // metadata request while no broker answers (seen with @platformatic/kafka 1.35).
+      compression: this.settings.compression,
+      autocreateTopics: this.settings.autocreateTopics,
+    });
+    try {
+      // The client connects lazily: asking for the cluster's metadata proves a broker answers.
+      await producer.metadata({ topics: [] });
+    } catch (err) {
+      await closeProducer(producer);
+      throw new Error(`kafka_franz: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
+    }
+    if (this.closed) {
+      await closeProducer(producer);
+      return;
+    }
+    this.producer = producer;
+  }
+
+  async write(batch: Batch): Promise<void> {
+    const producer = this.producer;
+    if (!producer) throw new NotConnectedError(`kafka_franz: not connected to ${this.brokers}`);
+    // Every record first: a bad key, partition or timestamp fails the batch before anything is sent.
+    const messages = batch.map((_, i) => messageToRecord(batch, i, this.template));
+    try {
+      await withTimeout(producer.send({ messages, idempotent: this.settings.idempotent }), this.timeoutMs);
+    } catch (err) {
+      if (err instanceof SendTimeout || isNetworkError(err)) {
+        await this.drop();
+        throw new NotConnectedError(`kafka_franz: ${this.brokers}: ${describeKafkaError(err)}`);
+      }
+      throw new Error(`kafka_franz: ${describeKafkaError(err)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.drop();
+  }
+
+  private async drop(): Promise<void> {
+    const producer = this.producer;
+    this.producer = null;
+    if (producer) await closeProducer(producer);
+  }
+}
+
+class SendTimeout extends Error {}
+
+/** The send, or a SendTimeout once `ms` passed without an answer (the connection is then presumed lost). */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SendTimeout(`no answer from the brokers within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Closes without waiting for requests in flight (the overload with `force` returns the promise). */
+async function closeProducer(producer: Producer<Buffer, Buffer, Buffer, Buffer>): Promise<void> {
+  const close = producer.close.bind(producer) as (force?: boolean) => Promise<void>;
+  await close(true).catch(() => undefined);
+}
+
+/** Lost connections make the engine reconnect; anything else (too large, unknown topic...) fails the write. */
+export function isNetworkError(err: unknown): boolean {
+  const text = describeKafkaError(err);
+  return /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|socket|Connection to .* failed|Cannot connect|closed/i.test(
+    text,
+  );
+}
+
+const a = { advanced: true };
+
+export const spec: ComponentSpec<KafkaFranzOutputConfig, Output> = {
+  name: 'kafka_franz',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Services'],
+  summary: 'Produces messages to Kafka topics; a batch counts as written once the brokers acknowledged it.',
+  description:
+    'Each message becomes a record: its content the value, `key` and `topic` interpolated, metadata selected by `metadata` as headers. The messages of a batch go out in one produce request. A lost connection makes nekton reconnect with backoff and send the batch again (duplicates are possible: delivery is at-least-once); any other error (too large, unknown topic without auto-creation) fails the batch, which is nacked. `partitioner: manual` takes the partition from `partition`; the other partitioners use the client library’s default (murmur2 hash of the key, round robin without one). The Kafka client library is loaded only when this component is used. `rack_id`, `max_message_bytes`, `broker_write_max_bytes`, `max_buffered_*`, `max_in_flight_requests`, `record_retries` and `record_delivery_timeout` are accepted but have no effect.',
+  fields: [
+    ...kafkaConnectionFields(),
+    field.string('topic', 'The topic of each record.', {
+      interpolated: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+      examples: ['orders', '${! @kafka_topic }'],
+    }),
+    field.string('key', 'The key of each record.', { interpolated: true, optional: true }),
+    field.string('partition', 'The partition of each record, with `partitioner: manual`.', {
+      interpolated: true,
+      optional: true,
+    }),
+    metadataFilterField('metadata', 'Which metadata entries become record headers.', {
+      optional: true,
+      advanced: false,
+    }),
+    field.string('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
+      interpolated: true,
+      optional: true,
+      deprecated: true,
+      ...a,
+    }),
+    field.string('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
+      interpolated: true,
+      optional: true,
+      ...a,
+    }),
+    field.int('max_in_flight', 'How many batches may be produced at once.', { default: 10 }),
+    batchingField(),
+    field.string('rack_id', 'Deprecated and not used.', { deprecated: true }),
+    field.string('partitioner', 'How records are spread over partitions.', {
+      optional: true,
+      options: PARTITIONERS,
+      ...a,
+    }),
+    field.bool('idempotent_write', 'Produce idempotently (needs `acks: all`).', { default: true, ...a }),
+    field.string('acks', 'Which acknowledgement a write waits for.', {
+      default: 'all',
+      options: ['all', 'leader', 'none'],
+      ...a,
+    }),
+    field.string('compression', 'How record batches are compressed.', {
+      optional: true,
+      options: COMPRESSIONS,
+      ...a,
+    }),
+    field.bool('allow_auto_topic_creation', 'Let the brokers create a topic that does not exist.', {
+      default: true,
+      ...a,
+    }),
+    field.string('timeout', 'How long a produce request may take before the connection is presumed lost.', {
+      default: '10s',
+      ...a,
+    }),
+    field.string('max_message_bytes', 'The largest record batch (not used by nekton).', {
+      default: '1MiB',
+      ...a,
+    }),
+    field.string('broker_write_max_bytes', 'The largest write to a broker (not used by nekton).', {
+      default: '100MiB',
+      ...a,
+    }),
+    field.int('max_buffered_records', 'Records buffered before producing blocks (not used by nekton).', {
+      default: 10000,
+      ...a,
+    }),
+    field.string('max_buffered_bytes', 'Bytes buffered before producing blocks (not used by nekton).', {
+      default: '0',
+      ...a,
+    }),
+    field.int('max_in_flight_requests', 'Produce requests in flight per broker (not used by nekton).', {
+      default: 1,
+      ...a,
+    }),
+    field.int('record_retries', 'Retries of one record (not used: nekton retries the batch).', {
+      default: 0,
+      ...a,
+    }),
+    field.string('record_delivery_timeout', 'How long a record may take (not used by nekton).', {
+      default: '0s',
+      ...a,
+    }),
+  ],
+  examples: [
+    {
+      title: 'Produce to a topic keyed by customer',
+      config: `input:
+  stdin: {}
+output:
+  kafka_franz:
+    seed_brokers: [ localhost:9092 ]
+    topic: orders
+    key: \${! json("customer_id") }
+    metadata:
+      include_prefixes: [ trace_ ]
+    batching:
+      count: 100
+      period: 50ms
+`,
+    },
+  ],
+  build(config, ctx) {
+    const settings = produceSettings(config);
+    const optional = (text: string | undefined, name: string): Interpolation | null =>
+      text ? ctx.interpolation(text, name) : null;
+    const template: RecordTemplate = {
+      topic: ctx.interpolation(config.topic, 'topic'),
+      key: optional(config.key, 'key'),
+      partition: optional(config.partition, 'partition'),
+      timestampMs: optional(config.timestamp_ms, 'timestamp_ms'),
+      timestampSec: optional(config.timestamp, 'timestamp'),
+      includeMeta: metadataFilter(config.metadata),
+    };
+    return ctx.wrapWriter(new KafkaFranzWriter(config, template, settings), {
+      maxInFlight: config.max_in_flight,
+      batching: config.batching,
+    });
+  },
+};

@@ -1,0 +1,255 @@
+// kafka_franz without a Kafka broker (none is reachable on this machine or on CI): the config
+// and its lint, the record <-> message mapping, the commit checkpoints, and the error paths of a
+// broker that is absent or does not speak Kafka, through the real client library.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:net';
+import { describe, it } from 'node:test';
+import { parseInterpolation } from '../../../src/bloblang/index.js';
+import { PartitionCheckpoints } from '../../../src/components/kafka/checkpoints.js';
+import { messageToRecord, recordToMessage } from '../../../src/components/kafka/records.js';
+import { type KafkaFranzOutputConfig, produceSettings } from '../../../src/components/outputs/kafka_franz.js';
+import { registry } from '../../../src/components/registry.js';
+import { lintServiceConfig } from '../../../src/config/lint_config.js';
+import { schemaProvider } from '../../../src/config/schema.js';
+import { toServiceConfig } from '../../../src/config/service_config.js';
+import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
+import { Message } from '../../../src/message/message.js';
+import { createTestEnv } from '../../helpers/context.js';
+import { buildInput, closedPort, eventually } from '../http_connectors/support.js';
+
+const provider = schemaProvider(registry);
+
+function lint(yaml: string): string[] {
+  return lintServiceConfig(parseYaml(yaml, 'k.yaml'), { provider }).map(
+    (l) => `(${l.line},${l.column}) ${l.message}`,
+  );
+}
+
+async function buildOutput(yaml: string) {
+  const parsed = parseYaml(yaml, 'k.yaml');
+  const config = toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) });
+  const testEnv = createTestEnv();
+  if (!config.stream) throw new Error('no stream sections');
+  return testEnv.builder.buildOutput(config.stream.output);
+}
+
+/** A TCP server that accepts and answers every request with bytes that are not Kafka. */
+async function garbageServer(): Promise<{ server: Server; port: number }> {
+  const server = createServer((socket) => {
+    socket.on('data', () => socket.end(Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\nnot kafka')));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as { port: number }).port };
+}
+
+describe('kafka_franz (no broker: config, mapping, checkpoints, error paths)', () => {
+  it('lints a Benthos config clean, and names the line of a wrong field or type', () => {
+    assert.deepEqual(
+      lint(`input:
+  kafka_franz:
+    seed_brokers: [ localhost:9092 ]
+    topics: [ orders ]
+    consumer_group: g
+    checkpoint_limit: 100
+output:
+  kafka_franz:
+    seed_brokers: [ localhost:9092 ]
+    topic: \${! @kafka_topic }-copy
+    key: \${! @kafka_key }
+    metadata:
+      include_prefixes: [ trace_ ]
+    batching:
+      count: 10
+`),
+      [],
+    );
+    const bad = lint(`input:
+  kafka_franz:
+    seed_brokers: [ localhost:9092 ]
+    topics: [ orders ]
+    checkpoint_limit: lots
+output:
+  kafka_franz:
+    seed_brokers: [ localhost:9092 ]
+    topic: out
+    topic_name: nope
+`);
+    assert.deepEqual(bad, ['(10,1) field topic_name not recognised']);
+    // A value of the wrong type is refused when the config is read, naming the field and line.
+    const parsed = parseYaml(
+      'input:\n  kafka_franz:\n    seed_brokers: [ localhost:9092 ]\n    topics: [ orders ]\n    checkpoint_limit: lots\noutput:\n  drop: {}\n',
+      'k.yaml',
+    );
+    assert.throws(
+      () => toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) }),
+      /line 5: field checkpoint_limit: expected int value, got string/,
+    );
+  });
+
+  it('maps a record to a message with the reference metadata; multi_header keeps repeated headers', () => {
+    const record = {
+      key: Buffer.from('k1'),
+      value: Buffer.from('{"a":1}'),
+      headers: new Map<Buffer | string | undefined, Buffer | string | undefined>([
+        [Buffer.from('trace_id'), Buffer.from('t1')],
+      ]),
+      topic: 'orders',
+      partition: 3,
+      offset: 42n,
+      timestamp: 1_700_000_000_123n,
+    };
+    const msg = recordToMessage(record);
+    assert.equal(msg.text(), '{"a":1}');
+    assert.deepEqual(Object.fromEntries(msg.metadata()), {
+      kafka_key: 'k1',
+      kafka_topic: 'orders',
+      kafka_partition: 3,
+      kafka_offset: 42,
+      kafka_timestamp_unix: 1_700_000_000,
+      kafka_timestamp_ms: 1_700_000_000_123,
+      kafka_tombstone_message: false,
+      trace_id: 't1',
+    });
+    const tombstone = recordToMessage({ ...record, value: null, headers: new Map() });
+    assert.equal(tombstone.getMeta('kafka_tombstone_message'), true);
+    assert.equal(tombstone.text(), '');
+    const repeated = new Map<Buffer | string | undefined, Buffer | string | undefined>();
+    repeated.set('h', 'one');
+    const multi = recordToMessage({ ...record, headers: repeated }, true);
+    assert.deepEqual(multi.getMeta('h'), ['one']);
+  });
+
+  it('maps a message to a record: interpolated topic and key, manual partition, filtered headers', () => {
+    const msg = new Message('{"customer":"c7","p":"2"}');
+    msg.setMeta('trace_id', 't9');
+    msg.setMeta('other', 'x');
+    // The interpolations are written with #{ } to keep them apart from JavaScript templates.
+    const interp = (text: string) => parseInterpolation(text.replaceAll('#{', '${'));
+    const template = {
+      topic: interp('orders-#{! json("customer") }'),
+      key: interp('#{! json("customer") }'),
+      partition: interp('#{! json("p") }'),
+      timestampMs: parseInterpolation('1700000000123'),
+      timestampSec: null,
+      includeMeta: (k: string) => k.startsWith('trace_'),
+    };
+    const record = messageToRecord([msg], 0, template);
+    assert.equal(record.topic, 'orders-c7');
+    assert.equal(record.key?.toString(), 'c7');
+    assert.equal(record.partition, 2);
+    assert.equal(record.timestamp, 1_700_000_000_123n);
+    assert.deepEqual(
+      [...record.headers].map(([k, v]) => [k.toString(), v.toString()]),
+      [['trace_id', 't9']],
+    );
+    assert.equal(record.value.toString(), '{"customer":"c7","p":"2"}');
+    const badPartition = { ...template, partition: interp('#{! json("customer") }') };
+    assert.throws(() => messageToRecord([msg], 0, badPartition), /partition: "c7" is not a partition number/);
+  });
+
+  it('commits a partition only up to the last offset delivered with every earlier one', () => {
+    const checkpoints = new PartitionCheckpoints<string>(10);
+    const ack0 = checkpoints.track('t/0', 0n, 'commit 0');
+    const ack1 = checkpoints.track('t/0', 1n, 'commit 1');
+    const ack2 = checkpoints.track('t/0', 2n, 'commit 2');
+    const other = checkpoints.track('t/1', 7n, 'commit t1-7');
+    ack2(); // out of order: nothing is committable yet
+    assert.deepEqual(checkpoints.takeReady(), []);
+    ack0();
+    assert.deepEqual(checkpoints.takeReady(), ['commit 0']);
+    ack1(); // 1 and the earlier-acked 2 now form a contiguous run
+    other();
+    assert.deepEqual(checkpoints.takeReady().sort(), ['commit 2', 'commit t1-7']);
+    assert.deepEqual(checkpoints.takeReady(), [], 'each commit is taken once');
+    // A failed delivery (never acked) holds the commit point before it.
+    const held = checkpoints.track('t/0', 3n, 'commit 3');
+    checkpoints.track('t/0', 4n, 'commit 4')();
+    assert.deepEqual(checkpoints.takeReady(), []);
+    assert.equal(checkpoints.outstanding('t/0'), 2);
+    held();
+    assert.deepEqual(checkpoints.takeReady(), ['commit 4']);
+  });
+
+  it('bounds the messages in flight per partition (checkpoint_limit)', async () => {
+    const checkpoints = new PartitionCheckpoints<number>(2);
+    const first = checkpoints.track('p', 0n, 0);
+    checkpoints.track('p', 1n, 1);
+    let roomed = false;
+    const waiting = checkpoints.waitForRoom('p').then(() => {
+      roomed = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(roomed, false, 'a third message waits while two are outstanding');
+    first();
+    await waiting;
+    assert.equal(roomed, true);
+  });
+
+  it('refuses produce settings Kafka cannot honour', () => {
+    const base = {
+      acks: 'all',
+      idempotent_write: true,
+      allow_auto_topic_creation: true,
+    } as KafkaFranzOutputConfig;
+    assert.equal(produceSettings(base).idempotent, true);
+    assert.equal(
+      produceSettings({ ...base, acks: 'leader' }).idempotent,
+      false,
+      'idempotence needs acks: all',
+    );
+    assert.throws(() => produceSettings({ ...base, acks: 'some' }), /acks: some is not one of/);
+    assert.throws(
+      () => produceSettings({ ...base, partitioner: 'manual' }),
+      /manual partitioner needs a partition/,
+    );
+    assert.throws(() => produceSettings({ ...base, compression: 'brotli' }), /compression: brotli/);
+  });
+
+  it('input: an absent broker is reported with its address, not ready, and retried without a crash', async () => {
+    const port = await closedPort();
+    const { input } = await buildInput(`input:
+  kafka_franz:
+    seed_brokers: [ 127.0.0.1:${port} ]
+    topics: [ orders ]
+    consumer_group: g
+output:
+  drop: {}
+`);
+    void input.read();
+    const error = await eventually(() => input.statuses()[0]?.error, 'a connection error', 15_000);
+    assert.equal(input.statuses()[0]?.connected, false);
+    assert.match(error, new RegExp(`seed brokers 127\\.0\\.0\\.1:${port}`));
+    assert.match(error, /ECONNREFUSED|connect/i);
+    await input.close();
+  });
+
+  it('output: an absent broker fails the connection naming it; a server that is not Kafka too', async () => {
+    const port = await closedPort();
+    const output = await buildOutput(`output:
+  kafka_franz:
+    seed_brokers: [ 127.0.0.1:${port} ]
+    topic: out
+`);
+    const error = await eventually(() => output.statuses()[0]?.error, 'a connection error', 15_000);
+    assert.equal(output.statuses()[0]?.connected, false);
+    assert.match(error, new RegExp(`seed brokers 127\\.0\\.0\\.1:${port}`));
+    await output.close();
+
+    const { server, port: garbagePort } = await garbageServer();
+    try {
+      const confused = await buildOutput(`output:
+  kafka_franz:
+    seed_brokers: [ 127.0.0.1:${garbagePort} ]
+    topic: out
+    timeout: 2s
+`);
+      const why = await eventually(() => confused.statuses()[0]?.error, 'a protocol error', 15_000);
+      assert.equal(confused.statuses()[0]?.connected, false);
+      assert.match(why, new RegExp(`127\\.0\\.0\\.1:${garbagePort}`));
+      await confused.close();
+    } finally {
+      server.close();
+    }
+  });
+});
