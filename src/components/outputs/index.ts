@@ -1,5 +1,6 @@
 // Every output component, in one list the registry is built from. Add one import and one entry per component.
 import type { ComponentSpec } from '../../config/spec.js';
+import { spec as cache } from './cache.js';
 import { spec as drop } from './drop.js';
 import { spec as fallback } from './fallback.js';
 import { spec as file } from './file.js';
@@ -15,6 +16,7 @@ import { spec as sync_response } from './sync_response.js';
 export const outputs: ComponentSpec<any, any>[] = [
   retry,
   fallback,
+  cache,
   drop,
   file,
   http_client,

@@ -1,0 +1,46 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: Bloblang interpolations, not JS templates
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MemoryCache } from '../../../src/components/caches/memory.js';
+import { spec } from '../../../src/components/outputs/cache.js';
+import type { Cache } from '../../../src/engine/component.js';
+import { Message } from '../../../src/message/message.js';
+import { createTestContext } from '../../helpers/context.js';
+
+async function cacheOutput(key: string, cache: Cache, ttl?: string) {
+  const ctx = createTestContext({ type: 'cache' });
+  await ctx.testEnv.resources.set('cache', 'store', cache, {});
+  return spec.build({ target: 'store', key, max_in_flight: 64, ...(ttl ? { ttl } : {}) }, ctx);
+}
+
+describe('cache output', () => {
+  it('stores each message of a batch under its interpolated key', async () => {
+    const cache = new MemoryCache(60_000, 60_000);
+    const output = await cacheOutput('${! json("id") }', cache);
+    await output.write([new Message('{"id":"a","n":1}'), new Message('{"id":"b","n":2}')]);
+    assert.equal(Buffer.from((await cache.get('a')) ?? []).toString(), '{"id":"a","n":1}');
+    assert.equal(Buffer.from((await cache.get('b')) ?? []).toString(), '{"id":"b","n":2}');
+    await output.close();
+  });
+
+  it('fails the batch when the cache fails, so the source is nacked', async () => {
+    const failing: Cache = {
+      get: async () => undefined,
+      set: async () => {
+        throw new Error('disk full');
+      },
+      add: async () => true,
+      delete: async () => undefined,
+      close: async () => undefined,
+    } as unknown as Cache;
+    const output = await cacheOutput('k', failing);
+    await assert.rejects(output.write([new Message('x')]), /disk full/);
+    await output.close();
+  });
+
+  it('refuses a ttl that is not a duration, naming it', async () => {
+    const output = await cacheOutput('k', new MemoryCache(60_000, 60_000), '${! "soon" }');
+    await assert.rejects(output.write([new Message('x')]), /ttl must be a duration/);
+    await output.close();
+  });
+});
