@@ -37,7 +37,7 @@ export interface HttpClientConfig {
 
 const a = { advanced: true };
 
-function authFields(): FieldSpec[] {
+export function authFields(): FieldSpec[] {
   return [
     field.object(
       'oauth',

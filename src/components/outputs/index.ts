@@ -11,6 +11,7 @@ import { spec as retry } from './retry.js';
 import { spec as stdout } from './stdout.js';
 import { spec as switchOutput } from './switch.js';
 import { spec as sync_response } from './sync_response.js';
+import { spec as websocket } from './websocket.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
 export const outputs: ComponentSpec<any, any>[] = [
@@ -25,4 +26,5 @@ export const outputs: ComponentSpec<any, any>[] = [
   stdout,
   switchOutput,
   sync_response,
+  websocket,
 ];

@@ -1,0 +1,130 @@
+// The `websocket` output: a websocket client that sends each message as one frame (binary) to
+// `url`. A write counts as done once the frame was handed to the socket; a lost connection makes
+// the engine reconnect and send the batch again.
+import WebSocket from 'ws';
+import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
+import type { Batch } from '../../message/message.js';
+import { authFields, type BasicAuthConfig } from '../fields/http_client.js';
+import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
+
+export interface WebsocketOutputConfig {
+  url: string;
+  proxy_url?: string;
+  tls: TlsConfig;
+  oauth?: { enabled: boolean };
+  basic_auth?: BasicAuthConfig;
+  jwt?: { enabled: boolean };
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+class WebsocketWriter implements OutputWriter {
+  private socket: WebSocket | null = null;
+  private closed = false;
+
+  constructor(private readonly config: WebsocketOutputConfig) {}
+
+  async connect(): Promise<void> {
+    this.drop();
+    let url: URL;
+    try {
+      url = new URL(this.config.url);
+    } catch {
+      throw new Error(`websocket: ${JSON.stringify(this.config.url)} is not a valid URL`);
+    }
+    const headers: Record<string, string> = {};
+    const auth = this.config.basic_auth;
+    if (auth?.enabled)
+      headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+    const tls = await tlsOptions(this.config.tls);
+    const socket = new WebSocket(url, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, ...(tls ?? {}) });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', (err) => reject(new Error(`websocket ${url.origin}: ${errorMessage(err)}`)));
+      socket.once('unexpected-response', (_req, res) => {
+        socket.terminate();
+        reject(new Error(`websocket ${url.origin}: the server answered HTTP ${res.statusCode}`));
+      });
+    });
+    // Errors after the handshake show as a closed socket on the next write.
+    socket.on('error', () => undefined);
+    if (this.closed) {
+      socket.terminate();
+      return;
+    }
+    this.socket = socket;
+  }
+
+  async write(batch: Batch): Promise<void> {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      this.drop();
+      throw new NotConnectedError(`websocket ${this.config.url}: connection closed`);
+    }
+    await Promise.all(
+      batch.map(
+        (msg) =>
+          new Promise<void>((resolve, reject) =>
+            socket.send(msg.bytes(), { binary: true }, (err) =>
+              err
+                ? reject(new NotConnectedError(`websocket ${this.config.url}: ${errorMessage(err)}`))
+                : resolve(),
+            ),
+          ),
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.drop();
+  }
+
+  private drop(): void {
+    const socket = this.socket;
+    this.socket = null;
+    socket?.terminate();
+  }
+}
+
+const a = { advanced: true };
+
+export const spec: ComponentSpec<WebsocketOutputConfig, Output> = {
+  name: 'websocket',
+  kind: 'output',
+  status: 'stable',
+  categories: ['Network'],
+  summary: 'Sends each message as a binary frame over a websocket connection to a server.',
+  description:
+    'A write is done once its frames were handed to the socket: websockets have no acknowledgement, so a message sent just before the connection drops can be lost unless the server answers at a higher level. A lost connection makes nekton reconnect with backoff. `basic_auth` is sent with the handshake; `oauth` and `jwt` signing and `proxy_url` are not supported yet: enabling them fails the build.',
+  fields: [
+    field.string('url', 'The URL to connect to (`ws://` or `wss://`).', {
+      examples: ['ws://localhost:4195/post/ws'],
+    }),
+    field.string('proxy_url', 'An HTTP proxy to connect through (not supported yet).', {
+      optional: true,
+      ...a,
+    }),
+    tlsField(),
+    ...authFields().filter((f) => f.name !== 'oauth2'),
+  ],
+  examples: [
+    {
+      title: 'Forward lines to a websocket server',
+      config: `input:
+  stdin: {}
+output:
+  websocket:
+    url: ws://localhost:8080/ingest
+`,
+    },
+  ],
+  build: (config, ctx) => {
+    if (config.oauth?.enabled) throw new ConfigError('websocket: oauth is not supported by nekton yet');
+    if (config.jwt?.enabled) throw new ConfigError('websocket: jwt is not supported by nekton yet');
+    if (config.proxy_url) throw new ConfigError('websocket: proxy_url is not supported by nekton yet');
+    return ctx.wrapWriter(new WebsocketWriter(config));
+  },
+};

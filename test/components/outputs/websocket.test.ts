@@ -1,0 +1,97 @@
+// The websocket output against a real `ws` server on 127.0.0.1.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { WebSocketServer } from 'ws';
+import { spec } from '../../../src/components/outputs/websocket.js';
+import { Message } from '../../../src/message/message.js';
+import { createTestContext } from '../../helpers/context.js';
+import { closedPort, eventually } from '../http_connectors/support.js';
+
+const tls = {
+  enabled: false,
+  skip_cert_verify: false,
+  enable_renegotiation: false,
+  root_cas: '',
+  root_cas_file: '',
+  client_certs: [],
+};
+
+async function server(port = 0, onHeaders?: (auth: string | undefined) => void) {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port });
+  const frames: string[] = [];
+  wss.on('connection', (socket, req) => {
+    onHeaders?.(req.headers.authorization);
+    socket.on('message', (data) => frames.push(String(data)));
+  });
+  await new Promise((r) => wss.once('listening', r));
+  return { wss, frames, port: (wss.address() as AddressInfo).port };
+}
+
+function stop(wss: WebSocketServer): Promise<void> {
+  for (const c of wss.clients) c.terminate();
+  return new Promise((r) => wss.close(() => r()));
+}
+
+describe('websocket output', () => {
+  it('sends each message as a frame, with basic auth on the handshake', async () => {
+    let auth: string | undefined;
+    const { wss, frames, port } = await server(0, (a) => {
+      auth = a;
+    });
+    const output = await spec.build(
+      { url: `ws://127.0.0.1:${port}/in`, tls, basic_auth: { enabled: true, username: 'u', password: 'p' } },
+      createTestContext({ type: 'websocket' }),
+    );
+    await output.write([new Message('one'), new Message('two')]);
+    await output.write([new Message('three')]);
+    await eventually(() => frames.length === 3 || undefined, 'three frames');
+    assert.deepEqual(frames, ['one', 'two', 'three']);
+    assert.equal(auth, `Basic ${Buffer.from('u:p').toString('base64')}`);
+    await output.close();
+    await stop(wss);
+  });
+
+  it('is not connected while the server is absent, naming it, and delivers once it appears', async () => {
+    const port = await closedPort();
+    const output = await spec.build(
+      { url: `ws://127.0.0.1:${port}/in`, tls },
+      createTestContext({ type: 'websocket' }),
+    );
+    const error = await eventually(() => output.statuses()[0]?.error, 'a connection error');
+    assert.equal(output.statuses()[0]?.connected, false);
+    assert.match(error, new RegExp(`127\\.0\\.0\\.1:${port}`));
+    const late = await server(port);
+    await output.write([new Message('finally')]);
+    await eventually(() => late.frames.length === 1 || undefined, 'the frame');
+    assert.deepEqual(late.frames, ['finally']);
+    await output.close();
+    await stop(late.wss);
+  });
+
+  it('reconnects after the server drops the connection, and sends the next batch', async () => {
+    const { wss, frames, port } = await server();
+    const output = await spec.build(
+      { url: `ws://127.0.0.1:${port}/in`, tls },
+      createTestContext({ type: 'websocket' }),
+    );
+    await output.write([new Message('a')]);
+    await eventually(() => frames.includes('a') || undefined, 'a before the drop');
+    for (const c of wss.clients) c.terminate();
+    await eventually(() => wss.clients.size === 0 || undefined, 'the connection dropped');
+    await new Promise((r) => setTimeout(r, 50));
+    await output.write([new Message('b')]);
+    await eventually(() => frames.includes('b') || undefined, 'b after the reconnect');
+    assert.deepEqual(frames, ['a', 'b']);
+    await output.close();
+    await stop(wss);
+  });
+
+  it('refuses what it cannot do at build time', () => {
+    assert.throws(
+      () =>
+        spec.build({ url: 'ws://x', tls, jwt: { enabled: true } }, createTestContext({ type: 'websocket' })),
+      /jwt is not supported/,
+    );
+  });
+});
