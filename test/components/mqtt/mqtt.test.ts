@@ -207,6 +207,80 @@ output:
     await stop(s);
   });
 
+  it('reconnects after its broker is killed and restarted: not ready meanwhile, then delivers again (private Mosquitto)', async (t) => {
+    if (!(await requireService(t, 'mqtt'))) return;
+    const dir = mkdtempSync(join(tmpdir(), 'nekton-mosq-'));
+    const port = await freePort();
+    const conf = join(dir, 'mosquitto.conf');
+    writeFileSync(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\n`);
+    const startBroker = async () => {
+      const b: ChildProcess = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
+      await waitFor('the private broker', () => portOpen(port));
+      return b;
+    };
+    const killBroker = async (b: ChildProcess) => {
+      if (b.exitCode !== null || b.signalCode !== null) return;
+      const gone = new Promise((r) => b.once('exit', r));
+      b.kill('SIGKILL');
+      await gone;
+    };
+    let broker = await startBroker();
+    const url = `mqtt://127.0.0.1:${port}`;
+    const own: MqttClient[] = [];
+    const collectPrivate = async (got: string[]) => {
+      const c = await connectAsync(url, { reconnectPeriod: 0 });
+      c.on('error', () => undefined);
+      c.on('message', (_t, p) => got.push(p.toString()));
+      await c.subscribeAsync(`${base}/pk/out`, { qos: 1 });
+      own.push(c);
+      return c;
+    };
+    try {
+      const got: string[] = [];
+      await collectPrivate(got);
+      const s = await start(`input:
+  mqtt:
+    urls: [ tcp://127.0.0.1:${port} ]
+    topics: [ ${base}/pk/in ]
+output:
+  mqtt:
+    urls: [ tcp://127.0.0.1:${port} ]
+    topic: ${base}/pk/out
+`);
+      await waitFor('connected', () => s.stream.isReady());
+      let pub = await connectAsync(url, { reconnectPeriod: 0 });
+      own.push(pub);
+      for (let i = 0; i < 3; i++) await pub.publishAsync(`${base}/pk/in`, `a${i}`, { qos: 1 });
+      await waitFor('the first 3', () => got.length >= 3);
+
+      await killBroker(broker);
+      await waitFor('not ready while the broker is down', () => !s.stream.isReady());
+      const down = s.stream.statuses().find((st) => st.error)?.error ?? '';
+      assert.match(down, new RegExp(`127\\.0\\.0\\.1:${port}`), `the error names the address: ${down}`);
+      assert.ok(s.stream.active, 'the stream stays up');
+
+      broker = await startBroker();
+      // The input reconnects with backoff; the output at its next write.
+      await waitFor('ready again', () => s.stream.statuses()[0]?.connected === true, 20_000);
+      await collectPrivate(got);
+      pub = await connectAsync(url, { reconnectPeriod: 0 });
+      own.push(pub);
+      for (let i = 0; i < 3; i++) await pub.publishAsync(`${base}/pk/in`, `b${i}`, { qos: 1 });
+      await waitFor(
+        'the next 3 after the restart',
+        () => got.filter((b) => b.startsWith('b')).length >= 3,
+        20_000,
+      );
+      assert.deepEqual(got.filter((b) => b.startsWith('b')).sort(), ['b0', 'b1', 'b2']);
+      await waitFor('ready', () => s.stream.isReady());
+      await stop(s);
+    } finally {
+      for (const c of own) c.end(true);
+      await killBroker(broker);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a wrong address clearly, stays up and not ready', async (t) => {
     if (!(await requireService(t, 'mqtt'))) return;
     const s = await start(`input:

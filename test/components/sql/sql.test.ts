@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it, type TestContext } from 'node:test';
 import { buildResources } from '../../../src/cli/service.js';
+import { InprocReader } from '../../../src/components/inputs/inproc.js';
 import { spec as rawInput } from '../../../src/components/inputs/sql_raw.js';
 import { spec as selectInput } from '../../../src/components/inputs/sql_select.js';
 import { InprocWriter } from '../../../src/components/outputs/inproc.js';
@@ -155,6 +156,122 @@ output:
       } finally {
         await stop();
       }
+    });
+
+    it('a constraint violation with a fallback goes to the fallback output, not dropped', async (t) => {
+      if (!(await ready(t))) return;
+      const name = await table([[2, 'already there']]);
+      const pipe = uniqueTable('pipe');
+      const dead = uniqueTable('dead');
+      const { bus, stop } = await runStream(`
+input:
+  inproc: ${pipe}
+output:
+  fallback:
+    - sql_insert:
+        driver: ${db.driver}
+        dsn: '${db.dsn}'
+        table: ${name}
+        columns: [ id, name ]
+        args_mapping: 'root = [ this.id, this.name ]'
+    - inproc: ${dead}
+`);
+      const deadLetters = new InprocReader(bus, dead);
+      try {
+        const source = new InprocWriter(bus, pipe);
+        await source.write([json({ id: 1, name: 'fine' })]);
+        // Acknowledged to the source only once the fallback took it.
+        const written = source.write([json({ id: 2, name: 'conflict' })]);
+        const txn = await deadLetters.read();
+        assert.deepEqual(
+          txn?.batch.map((m) => m.structured()),
+          [{ id: 2, name: 'conflict' }],
+        );
+        assert.match(
+          String(txn?.batch[0]?.getMeta('fallback_error')),
+          /duplicate|unique|primary/i,
+          'the reason travels along',
+        );
+        await txn?.ack(null);
+        await written;
+        const rows = await db.sql(`SELECT id, name FROM ${name} ORDER BY id`);
+        assert.deepEqual(rows, [
+          { id: 1, name: 'fine' },
+          { id: 2, name: 'already there' },
+        ]);
+      } finally {
+        await deadLetters.close();
+        await stop();
+      }
+    });
+
+    it('wrong credentials, an unknown database and a missing table are clear errors naming the address', async (t) => {
+      if (!(await ready(t))) return;
+      const [user, database, where] =
+        db.driver === 'postgres'
+          ? [
+              'postgres://nekton_nobody:pw@127.0.0.1:5432/test',
+              'postgres://postgres@127.0.0.1:5432/nekton_no_db',
+              /127\.0\.0\.1:5432/,
+            ]
+          : [
+              'nekton_nobody:pw@tcp(127.0.0.1:3306)/test',
+              'root@tcp(127.0.0.1:3306)/nekton_no_db',
+              /127\.0\.0\.1:3306/,
+            ];
+      const connectError = async (dsn: string) => {
+        const d = new SqlDatabase(
+          configOf(insertOutput, { driver: db.driver, dsn }),
+          createTestContext().logger,
+        );
+        const err = await d.connect().then(
+          () => new Error('connected'),
+          (e: Error) => e,
+        );
+        await d.close();
+        return err.message;
+      };
+      const badUser = await connectError(user);
+      assert.match(badUser, where);
+      assert.match(badUser, /nekton_nobody.*(does not exist|Access denied)|Access denied.*nekton_nobody/);
+      assert.doesNotMatch(badUser, /:pw@/, 'the password is not logged');
+      const badDb = await connectError(database);
+      assert.match(badDb, where);
+      assert.match(badDb, /nekton_no_db/);
+
+      // Wrong credentials in a running output: not connected, with the reason, and no crash.
+      const output = await insertOutput.build(
+        configOf(insertOutput, {
+          driver: db.driver,
+          dsn: user,
+          table: 'x',
+          columns: ['id'],
+          args_mapping: 'root = [ 1 ]',
+        }),
+        createTestContext(),
+      );
+      const status = await eventually(() => output.statuses()[0]?.error ?? '', 5000, 'a connection error');
+      assert.match(status, where);
+      assert.equal(output.statuses()[0]?.connected, false);
+      await output.close();
+
+      // A missing table fails the write (the source is nacked), naming the table and the address.
+      const missing = await insertOutput.build(
+        configOf(insertOutput, {
+          driver: db.driver,
+          dsn: db.dsn,
+          table: 'nekton_no_such_table',
+          columns: ['id'],
+          args_mapping: 'root = [ 1 ]',
+        }),
+        createTestContext(),
+      );
+      await assert.rejects(missing.write([json({})]), (err: Error) => {
+        assert.match(err.message, where);
+        assert.match(err.message, /nekton_no_such_table/);
+        return true;
+      });
+      await missing.close();
     });
 
     it('sql_insert rejects a batch whose args_mapping is not an array', async (t) => {
