@@ -1,11 +1,11 @@
-// `npm run bench [-- --json] [-- --readme] [-- --runs N] [-- --only W2,W6]`: every workload against its
+// `npm run bench [-- --json] [-- --readme] [-- --runs N] [-- --only W2,W6] [-- --readme-from FILE]`: every workload against its
 // baselines in the same run; prints the table, optionally writes bench/results/<date>.json and the
 // README's bench block.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure, type Workload, type WorkloadResult } from './harness.js';
-import { machine, machineLine, table, writeJson, writeReadme } from './report.js';
+import { type Machine, machine, machineLine, table, writeJson, writeReadme } from './report.js';
 import { w1Lines } from './workloads/w1_lines.js';
 import { w2Mapping } from './workloads/w2_mapping.js';
 import { w3Http } from './workloads/w3_http.js';
@@ -24,6 +24,15 @@ const only = (flagValue('--only') ?? '')
   .split(',')
   .map((s) => s.trim().toUpperCase())
   .filter(Boolean);
+
+// `--readme-from bench/results/X.json`: rewrite the README block from a saved run, measuring nothing.
+const savedRun = flagValue('--readme-from');
+if (savedRun) {
+  const saved = JSON.parse(readFileSync(savedRun, 'utf8')) as { machine: Machine; runs: number; results: WorkloadResult[] };
+  writeReadme(saved.results, saved.machine, saved.runs);
+  process.stdout.write(`rewrote the README bench block from ${savedRun}\n`);
+  process.exit(0);
+}
 
 const workDir = mkdtempSync(join(tmpdir(), 'nekton-bench-'));
 const workloads: Workload[] = [
