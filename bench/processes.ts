@@ -10,12 +10,12 @@ export const NEKTON_BIN = join(ROOT, 'bin', 'nekton');
 
 const devNull = () => openSync('/dev/null', 'w');
 
-/** Runs a command to completion with stdout into /dev/null; resolves the seconds it took. */
-export function timeCommand(
+/** Runs a command to completion with stdout into /dev/null; resolves the seconds it took and its stderr. */
+export function runCommand(
   command: string,
   args: string[],
   env: Record<string, string> = {},
-): Promise<number> {
+): Promise<{ seconds: number; stderr: string }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     let stderr = '';
@@ -29,13 +29,32 @@ export function timeCommand(
     child.on('exit', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-400)}`));
-      else resolve(seconds);
+      else resolve({ seconds, stderr });
     });
   });
 }
 
+/** Runs a command to completion with stdout into /dev/null; resolves the seconds it took. */
+export const timeCommand = async (command: string, args: string[], env: Record<string, string> = {}) =>
+  (await runCommand(command, args, env)).seconds;
+
 /** `node bin/nekton ...args` to completion; resolves seconds. */
 export const timeNekton = (args: string[]) => timeCommand(process.execPath, [NEKTON_BIN, ...args]);
+
+const RSS_PROBE = join(ROOT, 'bench', 'baselines', 'report_max_rss.cjs');
+
+/** `node bin/nekton ...args` to completion; resolves seconds and the process's peak resident memory in KB. */
+export async function timeNektonWithRss(args: string[]): Promise<{ seconds: number; maxRssKb: number }> {
+  const { seconds, stderr } = await runCommand(process.execPath, [
+    '--require',
+    RSS_PROBE,
+    NEKTON_BIN,
+    ...args,
+  ]);
+  const found = /NEKTON_MAX_RSS_KB=(\d+)/.exec(stderr);
+  if (!found) throw new Error('the process did not report its peak memory');
+  return { seconds, maxRssKb: Number(found[1]) };
+}
 
 export interface Background {
   child: ChildProcess;

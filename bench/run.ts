@@ -28,7 +28,11 @@ const only = (flagValue('--only') ?? '')
 // `--readme-from bench/results/X.json`: rewrite the README block from a saved run, measuring nothing.
 const savedRun = flagValue('--readme-from');
 if (savedRun) {
-  const saved = JSON.parse(readFileSync(savedRun, 'utf8')) as { machine: Machine; runs: number; results: WorkloadResult[] };
+  const saved = JSON.parse(readFileSync(savedRun, 'utf8')) as {
+    machine: Machine;
+    runs: number;
+    results: WorkloadResult[];
+  };
   writeReadme(saved.results, saved.machine, saved.runs);
   process.stdout.write(`rewrote the README bench block from ${savedRun}\n`);
   process.exit(0);
