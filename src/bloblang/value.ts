@@ -380,9 +380,57 @@ function writeJson(v: unknown, depth: number, indent: string, prefix: string): s
   return `${out}${close}}`;
 }
 
+// Object keys repeat from message to message: their quoted form is kept (bounded).
+const quotedKeys = new Map<string, string>();
+
+function quoteKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = quoteJson(key);
+    if (quotedKeys.size < 10_000) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+/** writeJson without indentation: the hot path of every message a mapping produces. */
+function writeCompact(v: unknown, depth: number): string {
+  switch (typeof v) {
+    case 'string':
+      return quoteJson(v);
+    case 'number':
+    case 'bigint':
+      return jsonNumber(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      return 'null';
+  }
+  if (v === null) return 'null';
+  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to serialise');
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    let out = `[${writeCompact(v[0], depth + 1)}`;
+    for (let i = 1; i < v.length; i++) out += `,${writeCompact(v[i], depth + 1)}`;
+    return `${out}]`;
+  }
+  if (v instanceof Uint8Array || v instanceof Timestamp) return writeJson(v, depth, '', '');
+  const o = v as ValueObject;
+  const keys = sortedKeys(o);
+  if (keys.length === 0) return '{}';
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (i > 0) out += ',';
+    out += `${quoteKey(key)}:${writeCompact(o[key], depth + 1)}`;
+  }
+  return `${out}}`;
+}
+
 /** Compact JSON like Go's encoder: keys sorted, no HTML escaping, Go number formatting. */
 export function toJson(v: unknown): string {
-  return writeJson(v, 0, '', '');
+  return writeCompact(v, 0);
 }
 
 /** Indented JSON (`format_json`), same rules as toJson. */
