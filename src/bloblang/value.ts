@@ -334,8 +334,8 @@ function sortedKeys(o: ValueObject): string[] {
   return keys;
 }
 
-function writeJson(v: unknown, depth: number, indent: string, prefix: string): string {
-  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to serialise');
+/** The JSON of a string, number, boolean or null (undefined and symbols are null); undefined for anything else. */
+function scalarJson(v: unknown): string | undefined {
   switch (typeof v) {
     case 'string':
       return quoteJson(v);
@@ -344,12 +344,17 @@ function writeJson(v: unknown, depth: number, indent: string, prefix: string): s
       return jsonNumber(v);
     case 'boolean':
       return v ? 'true' : 'false';
-    case 'undefined':
-      return 'null';
-    case 'symbol':
+    case 'object':
+      return v === null ? 'null' : undefined;
+    default:
       return 'null';
   }
-  if (v === null) return 'null';
+}
+
+function writeJson(v: unknown, depth: number, indent: string, prefix: string): string {
+  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to serialise');
+  const scalar = scalarJson(v);
+  if (scalar !== undefined) return scalar;
   // Bytes inside a structure serialise as base64, as Go's encoding/json does for []byte.
   if (v instanceof Uint8Array) return quoteJson(Buffer.from(v).toString('base64'));
   if (v instanceof Timestamp) return quoteJson(formatTimestamp(v));
@@ -394,20 +399,8 @@ function quoteKey(key: string): string {
 
 /** writeJson without indentation: the hot path of every message a mapping produces. */
 function writeCompact(v: unknown, depth: number): string {
-  switch (typeof v) {
-    case 'string':
-      return quoteJson(v);
-    case 'number':
-    case 'bigint':
-      return jsonNumber(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'object':
-      break;
-    default:
-      return 'null';
-  }
-  if (v === null) return 'null';
+  const scalar = scalarJson(v);
+  if (scalar !== undefined) return scalar;
   if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to serialise');
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';

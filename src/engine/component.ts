@@ -52,6 +52,12 @@ export interface Input {
   statuses(): ConnectionStatus[];
   /** Stop reading: pending and later reads resolve null. Resolves once everything is released. */
   close(): Promise<void>;
+  /**
+   * Calls `listener` once the source is exhausted while acks may still be outstanding (an input
+   * that replays nacks keeps reading until they settle): the stream then flushes the output's
+   * partial batches, which would otherwise wait for messages that never come.
+   */
+  onExhausted?(listener: () => void): void;
 }
 
 /** An output as the engine drives it (a wrapped OutputWriter, or a broker/retry/switch...). */

@@ -31,6 +31,7 @@ export class ReaderInput implements Input {
   private lastError: string | undefined;
   private readChain: Promise<unknown> = Promise.resolve();
   private readsInProgress = 0;
+  private readonly exhaustedListeners: Array<() => void> = [];
   private outstanding = 0;
   private drained: (() => void) | null = null;
   private readonly replays: Replay[] = [];
@@ -79,6 +80,11 @@ export class ReaderInput implements Input {
   private readonly readDone = () => {
     this.readsInProgress--;
   };
+
+  onExhausted(listener: () => void): void {
+    if (this.ended) listener();
+    else this.exhaustedListeners.push(listener);
+  }
 
   statuses(): ConnectionStatus[] {
     const status: ConnectionStatus = {
@@ -142,6 +148,7 @@ export class ReaderInput implements Input {
       if (txn === undefined) return null; // closed while reading
       if (txn === null) {
         this.ended = true;
+        for (const listener of this.exhaustedListeners.splice(0)) listener();
         return null;
       }
       const started = process.hrtime.bigint();

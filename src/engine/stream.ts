@@ -33,6 +33,7 @@ export class Stream {
   private lastErrorLogged = 0;
   private runPromise: Promise<void> | null = null;
   private stopPromise: Promise<void> | null = null;
+  private flushing: Promise<void> | null = null;
 
   private constructor(
     private readonly input: Input,
@@ -129,7 +130,28 @@ export class Stream {
     this.markEnded();
   }
 
+  /**
+   * Flushes the output's partial batches until nothing is pending. Nested outputs may still be
+   * passing the last writes along (retries, fan-out, processors) when a flush runs, so it repeats
+   * while writes are outstanding.
+   */
+  private async flushUntilSettled(): Promise<void> {
+    if (this.flushing || !this.output.flush) return this.flushing ?? undefined;
+    const flush = this.output.flush.bind(this.output);
+    this.flushing = (async () => {
+      while (this.pending.size > 0) {
+        await flush().catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`));
+        if (this.pending.size === 0) break;
+        await withTimeout(this.allSettled(), 50);
+      }
+      this.flushing = null;
+    })();
+    return this.flushing;
+  }
+
   private async consume(): Promise<void> {
+    // An input that waits for its acks before it ends (to replay nacks) needs the flush first.
+    this.input.onExhausted?.(() => void this.flushUntilSettled());
     const source: { read(): Promise<Transaction | null> } = this.buffer ?? this.input;
     const pump = this.buffer ? this.pumpIntoBuffer(this.buffer) : Promise.resolve();
     const workers: Promise<void>[] = [];
@@ -137,8 +159,7 @@ export class Stream {
     await Promise.all(workers);
     await pump;
     // Nothing more will be written: a partial output batch must go now or it is never acked.
-    if (this.pending.size > 0 && this.output.flush)
-      await this.output.flush().catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`));
+    await this.flushUntilSettled();
     await this.allSettled();
     if (!this.stopping) {
       // The input ended by itself: flush the output, then release everything.

@@ -3,6 +3,7 @@
 // dispatched; it succeeds once every one of them has written it and fails with the first error.
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
+import { flushMembers } from './flush_members.js';
 
 export interface FanOutOptions {
   /** Write to one member after another (in insertion order) instead of all at once. */
@@ -67,6 +68,10 @@ export class FanOutOutput implements Output {
 
   statuses(): ConnectionStatus[] {
     return [...this.members.values()].flatMap((m) => m.statuses());
+  }
+
+  async flush(): Promise<void> {
+    await flushMembers(this.members.values());
   }
 
   /** Lets dispatched writes finish, then closes every member. */

@@ -3,6 +3,7 @@
 // and a member that hangs stops receiving once it holds a batch.
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
+import { flushMembers } from './flush_members.js';
 
 export class GreedyOutput implements Output {
   private readonly busy: boolean[];
@@ -26,6 +27,10 @@ export class GreedyOutput implements Output {
 
   statuses(): ConnectionStatus[] {
     return this.members.flatMap((m) => m.statuses());
+  }
+
+  async flush(): Promise<void> {
+    await flushMembers(this.members);
   }
 
   async close(): Promise<void> {

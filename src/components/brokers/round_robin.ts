@@ -2,6 +2,7 @@
 // upstream; the redelivered batch then lands on a later member.
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
+import { flushMembers } from './flush_members.js';
 
 export class RoundRobinOutput implements Output {
   private next = 0;
@@ -16,6 +17,10 @@ export class RoundRobinOutput implements Output {
 
   statuses(): ConnectionStatus[] {
     return this.members.flatMap((m) => m.statuses());
+  }
+
+  async flush(): Promise<void> {
+    await flushMembers(this.members);
   }
 
   async close(): Promise<void> {

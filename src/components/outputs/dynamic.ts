@@ -80,6 +80,10 @@ export class DynamicOutput implements Output {
     return this.fanOut.statuses();
   }
 
+  async flush(): Promise<void> {
+    await this.fanOut.flush();
+  }
+
   async close(): Promise<void> {
     const ids = this.fanOut.ids();
     await this.fanOut.close();

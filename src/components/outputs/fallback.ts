@@ -4,6 +4,7 @@ import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
+import { flushMembers } from '../brokers/flush_members.js';
 
 export type FallbackConfig = ComponentConfig[];
 
@@ -32,6 +33,10 @@ export class FallbackOutput implements Output {
 
   statuses(): ConnectionStatus[] {
     return this.outputs.flatMap((o) => o.statuses());
+  }
+
+  async flush(): Promise<void> {
+    await flushMembers(this.outputs);
   }
 
   async close(): Promise<void> {

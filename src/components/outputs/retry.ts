@@ -47,6 +47,10 @@ export class RetryOutput implements Output {
     return this.inner.statuses();
   }
 
+  async flush(): Promise<void> {
+    await this.inner.flush?.();
+  }
+
   async close(): Promise<void> {
     this.stopped.abort();
     this.openGate();

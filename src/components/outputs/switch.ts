@@ -8,6 +8,7 @@ import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Batch, Message } from '../../message/message.js';
+import { flushMembers } from '../brokers/flush_members.js';
 import { checkPasses } from '../processors/check.js';
 import { RetryOutput } from './retry.js';
 
@@ -91,6 +92,10 @@ export class SwitchOutput implements Output {
 
   statuses(): ConnectionStatus[] {
     return this.cases.flatMap((c) => c.output.statuses());
+  }
+
+  async flush(): Promise<void> {
+    await flushMembers(this.cases.map((c) => c.output));
   }
 
   async close(): Promise<void> {
