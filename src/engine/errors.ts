@@ -27,3 +27,10 @@ export class RejectedError extends Error {}
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * The reason every engine AbortController is aborted with. A reason made once: abort() without
+ * one builds a DOMException (with its stack) per controller, which showed in the streams-mode
+ * create/delete profile.
+ */
+export const STOPPED = new Error('stopped');

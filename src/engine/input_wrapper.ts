@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { Backoff, sleep } from './backoff.js';
 import type { AckFn, ConnectionStatus, Input, InputReader, Transaction } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
-import { errorMessage, NotConnectedError } from './errors.js';
+import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
 
 export interface InputIdentity {
   label: string;
@@ -57,7 +57,7 @@ export class ReaderInput implements Input {
     this.connectionUp = id.metrics.counter('input_connection_up');
     this.connectionFailed = id.metrics.counter('input_connection_failed');
     this.connectionLost = id.metrics.counter('input_connection_lost');
-    id.signal?.addEventListener('abort', () => this.stopController.abort(), { once: true });
+    id.signal?.addEventListener('abort', () => this.stopController.abort(STOPPED), { once: true });
     this.stopController.signal.addEventListener('abort', () => this.waitingForWork?.(), { once: true });
   }
 
@@ -103,7 +103,7 @@ export class ReaderInput implements Input {
 
   private async shutdown(): Promise<void> {
     this.closing = true;
-    this.stopController.abort();
+    this.stopController.abort(STOPPED);
     for (const wake of this.ackWaiters.splice(0)) wake();
     // Batches waiting for replay were never delivered: hand the nack back to the source.
     for (const replay of this.replays.splice(0))

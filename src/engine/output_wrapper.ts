@@ -7,7 +7,7 @@ import { Backoff, sleep } from './backoff.js';
 import { Batcher, type BatchPolicy, isNoopPolicy } from './batching.js';
 import type { ConnectionStatus, Output, OutputWriter } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
-import { errorMessage, NotConnectedError } from './errors.js';
+import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
 import { Semaphore } from './semaphore.js';
 
 export interface OutputIdentity {
@@ -55,7 +55,7 @@ export class WriterOutput implements Output {
     this.connectionUp = id.metrics.counter('output_connection_up');
     this.connectionFailed = id.metrics.counter('output_connection_failed');
     this.connectionLost = id.metrics.counter('output_connection_lost');
-    id.signal?.addEventListener('abort', () => this.stopController.abort(), { once: true });
+    id.signal?.addEventListener('abort', () => this.stopController.abort(STOPPED), { once: true });
     // Connect eagerly so /ready reflects the real state before the first message.
     this.ensureConnected().catch(() => undefined);
   }
@@ -83,7 +83,7 @@ export class WriterOutput implements Output {
     if (this.batcher?.hasPending()) await this.batcher.flush().catch(() => undefined);
     this.closing = true;
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.inFlightDrained.push(resolve));
-    this.stopController.abort();
+    this.stopController.abort(STOPPED);
     try {
       await this.writer.close();
     } catch (err) {

@@ -7,7 +7,7 @@ import type { Batch } from '../message/message.js';
 import type { ComponentBuilder } from './builder.js';
 import type { Buffer, ConnectionStatus, Input, Output, Processor, Transaction } from './component.js';
 import type { ComponentConfig } from './context.js';
-import { errorMessage } from './errors.js';
+import { errorMessage, STOPPED } from './errors.js';
 import { runProcessors } from './observed_processor.js';
 import { Semaphore } from './semaphore.js';
 
@@ -70,7 +70,7 @@ export class Stream {
       const threads = components.pipeline.threads > 0 ? components.pipeline.threads : 2;
       return new Stream(input, buffer, processors, output, threads, logger, abort);
     } catch (err) {
-      abort.abort();
+      abort.abort(STOPPED);
       for (const close of closers.reverse()) await close().catch(() => undefined);
       throw err;
     }
@@ -124,7 +124,7 @@ export class Stream {
       this.logger.warn(`stopping with ${this.pending.size} transactions in flight: nacking them`);
       for (const p of [...this.pending]) this.settle(p, new Error('stream stopped before delivery'));
     }
-    this.abort.abort();
+    this.abort.abort(STOPPED);
     const remaining = Math.max(0, deadline - Date.now());
     await withTimeout(Promise.allSettled([inputClosed, this.closeRest()]), Math.max(remaining, 50));
     this.markEnded();
@@ -166,7 +166,7 @@ export class Stream {
       await this.input.close().catch((e) => this.logger.warn(`closing input: ${errorMessage(e)}`));
       await this.closeRest();
       this.markEnded();
-      this.abort.abort();
+      this.abort.abort(STOPPED);
     }
   }
 

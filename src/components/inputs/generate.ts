@@ -4,6 +4,7 @@ import type { Mapping } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import { sleep } from '../../engine/backoff.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import { STOPPED } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
 import { parseSchedule, type Schedule } from './generate_schedule.js';
 
@@ -68,7 +69,7 @@ export class GenerateReader implements InputReader {
   }
 
   async close(): Promise<void> {
-    this.stopped.abort();
+    this.stopped.abort(STOPPED);
   }
 }
 
