@@ -6,16 +6,10 @@ import { WebSocketServer } from 'ws';
 import { spec } from '../../../src/components/outputs/websocket.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
+import { TLS_OFF } from '../../helpers/tls.js';
 import { closedPort, eventually } from '../http_connectors/support.js';
 
-const tls = {
-  enabled: false,
-  skip_cert_verify: false,
-  enable_renegotiation: false,
-  root_cas: '',
-  root_cas_file: '',
-  client_certs: [],
-};
+const tls = TLS_OFF;
 
 async function server(port = 0, onHeaders?: (auth: string | undefined) => void) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port });

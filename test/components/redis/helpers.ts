@@ -10,6 +10,7 @@ import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { Stream } from '../../../src/engine/stream.js';
 import { createTestEnv, type TestEnv } from '../../helpers/context.js';
+import { TLS_OFF } from '../../helpers/tls.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 const provider = schemaProvider(registry);
@@ -31,14 +32,7 @@ export class Admin {
       kind: 'simple',
       master: '',
       client_name: 'nekton-test-admin',
-      tls: {
-        enabled: false,
-        skip_cert_verify: false,
-        enable_renegotiation: false,
-        root_cas: '',
-        root_cas_file: '',
-        client_certs: [],
-      },
+      tls: TLS_OFF,
     });
     return new Admin(await RedisConnection.open(target, pino({ level: 'silent' })));
   }
