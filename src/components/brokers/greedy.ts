@@ -1,18 +1,24 @@
 // `broker` greedy: each batch goes to one member, whichever is free first, as if the members pulled
-// from one shared queue (each holding one batch at a time). Faster members take more of the traffic,
-// and a member that hangs stops receiving once it holds a batch.
+// from one shared queue (each holding one batch at a time, or up to its batching `count`: a member
+// that batches must take that many writes before any of them completes). Faster members take more
+// of the traffic, and a member that hangs stops receiving once it is full.
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { flushMembers } from './flush_members.js';
 
 export class GreedyOutput implements Output {
-  private readonly busy: boolean[];
+  /** Writes each member holds now. */
+  private readonly held: number[];
   private last = -1;
   /** Writes waiting for a free member, first come first served. */
   private readonly waiting: Array<(index: number) => void> = [];
 
-  constructor(private readonly members: readonly Output[]) {
-    this.busy = members.map(() => false);
+  constructor(
+    private readonly members: readonly Output[],
+    /** How many writes each member may hold at once (default 1). */
+    private readonly capacities: readonly number[] = [],
+  ) {
+    this.held = members.map(() => 0);
   }
 
   async write(batch: Batch): Promise<void> {
@@ -42,8 +48,8 @@ export class GreedyOutput implements Output {
     const n = this.members.length;
     for (let step = 1; step <= n; step++) {
       const i = (this.last + step) % n;
-      if (!this.busy[i]) {
-        this.busy[i] = true;
+      if (this.held[i]! < (this.capacities[i] ?? 1)) {
+        this.held[i]!++;
         this.last = i;
         return i;
       }
@@ -51,14 +57,14 @@ export class GreedyOutput implements Output {
     return undefined;
   }
 
-  /** Hands a member that finished straight to the oldest waiting write. */
+  /** Hands the slot a member freed straight to the oldest waiting write. */
   private release(index: number): void {
     const next = this.waiting.shift();
     if (next) {
       this.last = index;
       next(index);
     } else {
-      this.busy[index] = false;
+      this.held[index]!--;
     }
   }
 }

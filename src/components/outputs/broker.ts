@@ -43,12 +43,22 @@ async function buildMembers(config: BrokerOutputConfig, ctx: BuildContext): Prom
   return members;
 }
 
-function route(pattern: BrokerPattern, members: Output[], ctx: BuildContext): Output {
+/**
+ * How many writes greedy may hand a member at once: its batching `count` when it batches (fewer
+ * would never fill the batch), unbounded for a batching policy without a count, else one.
+ */
+function greedyCapacity(child: ComponentConfig): number {
+  const batching = (child.config as { batching?: BatchingConfig } | null)?.batching;
+  if (typeof batching?.count !== 'number' || !batchingEnabled(batching)) return 1;
+  return batching.count > 1 ? batching.count : Number.POSITIVE_INFINITY;
+}
+
+function route(pattern: BrokerPattern, members: Output[], capacities: number[], ctx: BuildContext): Output {
   switch (pattern) {
     case 'round_robin':
       return new RoundRobinOutput(members);
     case 'greedy':
-      return new GreedyOutput(members);
+      return new GreedyOutput(members, capacities);
     default: {
       const failFast = pattern.endsWith('_fail_fast');
       // Without fail_fast every member sits in a retry wrapper, which copies what it writes.
@@ -82,7 +92,7 @@ export const spec: ComponentSpec<BrokerOutputConfig, Output> = {
 - \`fan_out_sequential\`: like \`fan_out\`, but the outputs are written one after another in the listed order.
 - \`fan_out_sequential_fail_fast\`: sequential, and the first failure is reported at once.
 - \`round_robin\`: each message goes to one output, taking turns. A failure is reported to the input; the redelivered message goes to a later output.
-- \`greedy\`: each message goes to one output, the one with the fewest writes in progress, so faster outputs take more messages.
+- \`greedy\`: each message goes to one output, whichever is free first, so faster outputs take more messages. An output holds one write at a time, or up to its own \`batching.count\` when it batches (otherwise its batch could never fill).
 
 \`copies\` repeats the whole list of outputs that many times (useful with \`greedy\` to run several instances of one output). \`batching\` groups messages before they are routed.`,
   fields: [
@@ -122,7 +132,10 @@ output:
   ],
   build: async (config, ctx) => {
     if (config.outputs.length === 0) throw new ConfigError(`${ctx.path}: broker needs at least one output`);
-    const routed = route(config.pattern, await buildMembers(config, ctx), ctx);
+    const members = await buildMembers(config, ctx);
+    // buildMembers lists the outputs `copies` times over, in order.
+    const capacities = members.map((_, i) => greedyCapacity(config.outputs[i % config.outputs.length]!));
+    const routed = route(config.pattern, members, capacities, ctx);
     if (!batchingEnabled(config.batching)) return routed;
     const policy = await ctx.buildBatchPolicy(config.batching);
     return isNoopPolicy(policy) ? routed : new BatchedOutput(routed, policy);
