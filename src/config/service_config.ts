@@ -28,6 +28,8 @@ export interface HttpConfig {
   debug_endpoints: boolean;
   cert_file: string;
   key_file: string;
+  read_header_timeout: string;
+  read_timeout: string;
   cors: { enabled: boolean; allowed_origins: string[] };
   basic_auth: {
     enabled: boolean;

@@ -15,6 +15,24 @@ export const SERVICE_FIELDS: FieldSpec[] = [
       { name: 'debug_endpoints', type: 'bool', kind: 'scalar', description: '', default: false },
       { name: 'cert_file', type: 'string', kind: 'scalar', description: '', default: '', advanced: true },
       { name: 'key_file', type: 'string', kind: 'scalar', description: '', default: '', advanced: true },
+      // nekton only (Go's ReadHeaderTimeout/ReadTimeout are not configurable in the reference).
+      {
+        name: 'read_header_timeout',
+        type: 'string',
+        kind: 'scalar',
+        description:
+          'How long a client may take to send the request headers (slow-loris guard); 0s for no limit.',
+        default: '10s',
+        advanced: true,
+      },
+      {
+        name: 'read_timeout',
+        type: 'string',
+        kind: 'scalar',
+        description: 'How long a client may take to send a whole request, body included; 0s for no limit.',
+        default: '60s',
+        advanced: true,
+      },
       {
         name: 'cors',
         type: 'object',

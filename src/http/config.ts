@@ -1,4 +1,5 @@
 // The `http` section of the service config, its defaults and the checks run before the server starts.
+import { parseDurationMs } from '../config/duration.js';
 import { ConfigError } from '../engine/errors.js';
 
 export type BasicAuthAlgorithm = 'md5' | 'sha256' | 'bcrypt' | 'scrypt';
@@ -26,6 +27,10 @@ export interface HttpConfig {
   debug_endpoints: boolean;
   cert_file: string;
   key_file: string;
+  /** Go duration: time allowed to receive a request's headers (slow-loris guard); 0s = no limit. */
+  read_header_timeout: string;
+  /** Go duration: time allowed to receive a whole request, body included; 0s = no limit. */
+  read_timeout: string;
   cors: CorsConfig;
   basic_auth: BasicAuthConfig;
 }
@@ -46,6 +51,8 @@ export function defaultHttpConfig(): HttpConfig {
     debug_endpoints: false,
     cert_file: '',
     key_file: '',
+    read_header_timeout: '10s',
+    read_timeout: '60s',
     cors: { enabled: false, allowed_origins: [] },
     basic_auth: {
       enabled: false,
@@ -70,6 +77,11 @@ export function resolveHttpConfig(input: HttpConfigInput = {}): HttpConfig {
 
 /** Throws a ConfigError with the reference's wording when the section cannot be served. */
 export function validateHttpConfig(config: HttpConfig): void {
+  const headerMs = timeoutMs(config, 'read_header_timeout');
+  const requestMs = timeoutMs(config, 'read_timeout');
+  if (requestMs > 0 && headerMs > requestMs) {
+    throw new ConfigError('read_header_timeout must not be longer than read_timeout');
+  }
   if ((config.cert_file === '') !== (config.key_file === '')) {
     throw new ConfigError('both cert_file and key_file must be specified, or neither');
   }
@@ -89,6 +101,18 @@ export function validateHttpConfig(config: HttpConfig): void {
     const saltError = base64Problem(auth.salt);
     if (saltError) throw new ConfigError(`invalid salt : ${saltError}`);
   }
+}
+
+/** A timeout field in milliseconds; throws a ConfigError naming the field when it is not a duration. */
+export function timeoutMs(config: HttpConfig, name: 'read_header_timeout' | 'read_timeout'): number {
+  let ms: number;
+  try {
+    ms = parseDurationMs(config[name]);
+  } catch (err) {
+    throw new ConfigError(`http.${name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (ms < 0) throw new ConfigError(`http.${name}: must not be negative`);
+  return ms;
 }
 
 const BASE64_CHAR = /[A-Za-z0-9+/]/;

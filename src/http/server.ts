@@ -15,7 +15,13 @@ import { errorMessage } from '../engine/errors.js';
 import { type ListenAddress, parseListenAddress } from './address.js';
 import { type AuthVerdict, type BasicAuthenticator, createBasicAuthenticator } from './basic-auth.js';
 import { registerBuiltinEndpoints } from './builtin-endpoints.js';
-import { type HttpConfig, type HttpConfigInput, resolveHttpConfig, validateHttpConfig } from './config.js';
+import {
+  type HttpConfig,
+  type HttpConfigInput,
+  resolveHttpConfig,
+  timeoutMs,
+  validateHttpConfig,
+} from './config.js';
 import { type CorsLayer, createCorsLayer } from './cors.js';
 import { registerDebugEndpoints, type SanitisedConfigSource } from './debug-endpoints.js';
 import { HttpError } from './http-error.js';
@@ -29,9 +35,9 @@ export interface ServerLogger {
 }
 
 export interface HttpTimeouts {
-  /** Time allowed to receive the request headers (slow-loris guard). */
+  /** Time allowed to receive the request headers (slow-loris guard); 0 = no limit. */
   headersMs: number;
-  /** Time allowed to receive the whole request. */
+  /** Time allowed to receive the whole request; 0 = no limit. */
   requestMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveMs: number;
@@ -48,6 +54,7 @@ export interface HttpServerOptions {
   logger?: ServerLogger;
   /** Overrides what `/version` reports (defaults to package.json). */
   buildInfo?: BuildInfo;
+  /** Overrides the config's `read_header_timeout`/`read_timeout` and the fixed ones (tests). */
   timeouts?: Partial<HttpTimeouts>;
 }
 
@@ -57,12 +64,14 @@ interface Endpoint {
   handler: EndpointHandler;
 }
 
-const DEFAULT_TIMEOUTS: HttpTimeouts = {
-  headersMs: 20_000,
-  requestMs: 120_000,
-  keepAliveMs: 5_000,
-  closeGraceMs: 10_000,
-};
+/** Not configurable; the header and request limits come from the `http` config section. */
+const FIXED_TIMEOUTS = { keepAliveMs: 5_000, closeGraceMs: 10_000 };
+
+/** How often Node checks the header/request deadlines: at most 5s, finer for shorter limits. */
+function checkingIntervalMs({ headersMs, requestMs }: HttpTimeouts): number {
+  const limits = [headersMs, requestMs].filter((ms) => ms > 0);
+  return Math.max(10, Math.min(5_000, ...limits));
+}
 
 export class HttpServer {
   readonly config: HttpConfig;
@@ -82,7 +91,12 @@ export class HttpServer {
     if (this.config.enabled) this.listenAddress = parseListenAddress(this.config.address);
     this.cors = this.config.cors.enabled ? createCorsLayer(this.config.cors) : undefined;
     this.auth = this.config.basic_auth.enabled ? createBasicAuthenticator(this.config.basic_auth) : undefined;
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.timeouts = {
+      headersMs: timeoutMs(this.config, 'read_header_timeout'),
+      requestMs: timeoutMs(this.config, 'read_timeout'),
+      ...FIXED_TIMEOUTS,
+      ...options.timeouts,
+    };
     this.logger = options.logger;
 
     const register = this.register.bind(this);
@@ -274,7 +288,7 @@ export class HttpServer {
   }
 
   private async createNodeServer(): Promise<Server> {
-    const options = { connectionsCheckingInterval: Math.min(5_000, this.timeouts.headersMs) };
+    const options = { connectionsCheckingInterval: checkingIntervalMs(this.timeouts) };
     if (!this.isTls) return createHttpServer(options, this.handle);
     const [cert, key] = await Promise.all([readFile(this.config.cert_file), readFile(this.config.key_file)]);
     return createHttpsServer({ ...options, cert, key }, this.handle);

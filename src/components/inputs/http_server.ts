@@ -44,6 +44,8 @@ interface PendingRequest {
   txn: Transaction;
   /** False once the request was answered (timeout, shutdown): a later ack changes nothing. */
   open: boolean;
+  /** Answers 503 at shutdown: the message never reached the pipeline (or was never acked). */
+  refuse: () => void;
 }
 
 interface SyncResponse {
@@ -54,6 +56,12 @@ interface SyncResponse {
 
 export class HttpServerReader implements InputReader {
   private readonly queue: PendingRequest[] = [];
+  /**
+   * Requests received and not answered yet. At close every one left is answered 503: it is either
+   * still queued, or was handed to a read the engine had abandoned on stop (the engine only closes
+   * the reader once every batch it did take is acked, so none of these is being delivered).
+   */
+  private readonly unanswered = new Set<PendingRequest>();
   private waiter: ((p: PendingRequest | null) => void) | null = null;
   private closed = false;
   private server: Server | null = null;
@@ -109,10 +117,17 @@ export class HttpServerReader implements InputReader {
     });
   }
 
+  /** How many received requests wait for their answer (queued or in the pipeline). */
+  pendingRequests(): number {
+    return this.unanswered.size;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.waiter?.(null);
     this.waiter = null;
+    this.queue.length = 0;
+    for (const pending of [...this.unanswered]) pending.refuse();
     const server = this.server;
     this.server = null;
     if (server) {
@@ -145,27 +160,43 @@ export class HttpServerReader implements InputReader {
       this.ctx.logger.warn({ err }, 'request read failed');
       return sendError(res, 400, 'Bad request');
     }
+    // Closed while the body was arriving: nothing will read this message any more.
+    if (this.closed) return refuse(res);
     const store = new ResponseStore();
     attachResponseStore(batch, store);
-    const pending: PendingRequest = { open: true, txn: { batch, ack: async () => {} } };
-    const timer = setTimeout(() => {
-      if (!pending.open) return;
+    /** Marks the request answered; false when it already was. */
+    const settle = (): boolean => {
+      if (!pending.open) return false;
       pending.open = false;
+      clearTimeout(timer);
+      this.unanswered.delete(pending);
+      return true;
+    };
+    const pending: PendingRequest = {
+      open: true,
+      txn: {
+        batch,
+        ack: async (err) => {
+          if (!settle()) return;
+          if (err) return sendError(res, 502, err.message);
+          this.respond(res, store);
+        },
+      },
+      refuse: () => {
+        if (settle()) refuse(res);
+      },
+    };
+    const timer = setTimeout(() => {
+      if (!settle()) return;
       const i = this.queue.indexOf(pending);
       if (i >= 0) this.queue.splice(i, 1);
       sendError(res, 408, 'Request timed out');
     }, this.timeoutMs);
     req.once('close', () => {
       // The client went away: answering is pointless, but an ack still settles normally.
-      if (!res.writableEnded) pending.open = false;
+      if (!res.writableEnded) settle();
     });
-    pending.txn.ack = async (err) => {
-      clearTimeout(timer);
-      if (!pending.open) return;
-      pending.open = false;
-      if (err) return sendError(res, 502, err.message);
-      this.respond(res, store);
-    };
+    this.unanswered.add(pending);
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
@@ -229,6 +260,12 @@ function sendError(res: ServerResponse, status: number, text: string): void {
     return;
   }
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+}
+
+/** 503 on shutdown, closing the connection so the server's close() does not wait for keep-alive. */
+function refuse(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+  sendError(res, 503, 'Server closing');
 }
 
 function splitAddress(address: string): { host: string | undefined; port: number } {

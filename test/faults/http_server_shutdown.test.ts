@@ -1,0 +1,108 @@
+// An `http_server` input that stops while requests wait for the pipeline: every request it
+// received but never handed over (or handed to a read the engine abandoned on stop) is answered
+// 503 at once, not left to the 408 timer or cut when the server closes.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { HttpServerReader, spec } from '../../src/components/inputs/http_server.js';
+import { streamFromYaml } from '../components/brokers/support.js';
+import { configOf } from '../components/reference.js';
+import { createTestContext } from '../helpers/context.js';
+
+// Far beyond the test's own waits: a request answered 408 means shutdown forgot it.
+const TIMEOUT = '3s';
+
+async function start() {
+  const ctx = createTestContext();
+  const config = configOf(spec, { address: '127.0.0.1:0', timeout: TIMEOUT });
+  const reader = new HttpServerReader(config, ctx, {
+    status: ctx.interpolation(config.sync_response.status, 'status'),
+    headers: [],
+    metadataHeader: null,
+  });
+  await reader.connect();
+  const input = ctx.wrapReader(reader);
+  return { reader, input, port: reader.boundAddress()?.port as number };
+}
+
+/** POSTs with its own connection; resolves with the status, or the socket error's code on a reset. */
+function post(port: number, body: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/post', method: 'POST', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end(body);
+  });
+}
+
+/** A port that was free a moment ago (the stream's own server must bind a known port). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await delay(5);
+}
+
+describe('http_server input at shutdown', () => {
+  it('answers 503 to requests the pipeline never read', async () => {
+    const { reader, input, port } = await start();
+    const replies = [post(port, 'a'), post(port, 'b')];
+    await until(() => reader.pendingRequests() === 2);
+    await input.close();
+    assert.deepEqual(await Promise.all(replies), [503, 503]);
+  });
+
+  it('answers 503 to a request that reached a read abandoned by the stop', async () => {
+    const { reader, input, port } = await start();
+    const first = post(port, 'first');
+    const txn = await input.read();
+    assert.ok(txn);
+    // The next read waits in the reader; close() makes the engine give up on it, but the reader
+    // is only closed once the first message is acked.
+    const abandoned = input.read();
+    const closing = input.close();
+    assert.equal(await abandoned, null);
+    const second = post(port, 'second');
+    await until(() => reader.pendingRequests() === 2);
+    await txn.ack(null);
+    assert.equal(await first, 200);
+    await closing;
+    assert.equal(await second, 503);
+  });
+
+  it('in a stream stopped with one message in the pipeline: 502 for it, 503 for the unread', async () => {
+    const port = await freePort();
+    const { stream } = await streamFromYaml(
+      `input:\n  http_server: { address: 127.0.0.1:${port}, timeout: ${TIMEOUT} }\n` +
+        'pipeline:\n  threads: 1\n  processors:\n    - sleep: { duration: 2s }\n' +
+        'output:\n  drop: {}\n',
+    );
+    const run = stream.run();
+    await until(() => stream.isReady());
+    // The first request occupies the only pipeline thread; the next two wait in the input.
+    const replies = [post(port, 'in the pipeline')];
+    await delay(200);
+    replies.push(post(port, 'unread 1'), post(port, 'unread 2'));
+    await delay(200);
+    await stream.stop(500);
+    await run;
+    const statuses = await Promise.all(replies);
+    assert.deepEqual(statuses.sort(), [502, 503, 503]);
+  });
+
+  it('stops listening once closed', async () => {
+    const { input, port } = await start();
+    await input.close();
+    const reply = await post(port, 'late');
+    assert.equal(reply, 'ECONNREFUSED');
+  });
+});
