@@ -18,19 +18,19 @@ export class NatsKvCache implements Cache {
   constructor(private readonly bucket: KvBucket) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    const entry = await (await this.bucket.get()).get(key);
+    const entry = await this.bucket.run((kv) => kv.get(key));
     // A deleted or purged key keeps a marker entry: it counts as absent.
     return entry && entry.operation === 'PUT' ? entry.value : undefined;
   }
 
   /** Items expire by the bucket's own max age; a per-item TTL is not supported by the bucket. */
   async set(key: string, value: Uint8Array): Promise<void> {
-    await (await this.bucket.get()).put(key, value);
+    await this.bucket.run((kv) => kv.put(key, value));
   }
 
   async add(key: string, value: Uint8Array): Promise<boolean> {
     try {
-      await (await this.bucket.get()).create(key, value);
+      await this.bucket.run((kv) => kv.create(key, value));
       return true;
     } catch (err) {
       if (isKeyExists(err)) return false;
@@ -39,7 +39,7 @@ export class NatsKvCache implements Cache {
   }
 
   async delete(key: string): Promise<void> {
-    await (await this.bucket.get()).delete(key);
+    await this.bucket.run((kv) => kv.delete(key));
   }
 
   close(): Promise<void> {

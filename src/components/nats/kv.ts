@@ -4,7 +4,7 @@ import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type FieldSpec, field } from '../../config/spec.js';
 import { errorMessage } from '../../engine/errors.js';
-import { closeQuietly, connectNats, type NatsConnectionConfig } from './connection.js';
+import { closeQuietly, connectNats, expandUrls, type NatsConnectionConfig, redactUrl } from './connection.js';
 
 export interface NatsKvConfig extends NatsConnectionConfig {
   bucket: string;
@@ -38,6 +38,24 @@ export class KvBucket {
       });
     }
     return this.opening;
+  }
+
+  /**
+   * Runs an operation on the bucket. When it fails because the connection went away the client
+   * says only "connection closed": the error then names the bucket and the server too.
+   */
+  async run<T>(op: (kv: KV) => Promise<T>): Promise<T> {
+    const kv = await this.get();
+    const nc = this.nc;
+    try {
+      return await op(kv);
+    } catch (err) {
+      if (!nc?.isClosed()) throw err;
+      const where = expandUrls(this.config.urls).map(redactUrl).join(', ');
+      throw new Error(`NATS KV bucket '${this.config.bucket}' at ${where}: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
   }
 
   async close(): Promise<void> {

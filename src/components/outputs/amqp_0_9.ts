@@ -109,6 +109,9 @@ export class AmqpWriter implements OutputWriter {
     try {
       const channel = await connection.createConfirmChannel();
       publisher.channel = channel;
+      // Every write in flight waits on 'close' (confirms, and 'drain' under backpressure): up to
+      // two listeners per write is expected, not a leak, so Node's default warning at 10 is raised.
+      channel.setMaxListeners(2 * Math.max(1, this.config.max_in_flight) + 10);
       channel.on('error', (err: Error) => lost(`channel error: ${err.message}`));
       channel.on('close', () => lost('channel closed'));
       channel.on('return', (msg: ConsumeMessage) => publisher.returned.push(msg));

@@ -230,9 +230,7 @@ output:
             rev = Number(text);
             if (!Number.isInteger(rev) || rev < 0) throw new Error(`revision is not a number: '${text}'`);
           }
-          const work = bucket
-            .get()
-            .then((kv) => run({ kv, key: k, revision: rev, msg, bucket: config.bucket }));
+          const work = bucket.run((kv) => run({ kv, key: k, revision: rev, msg, bucket: config.bucket }));
           return withTimeout(work, timeoutMs, `${operation} of '${k}'`);
         },
         { onError: logError },

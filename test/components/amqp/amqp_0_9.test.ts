@@ -181,6 +181,51 @@ output:
     assert.equal(after.messageCount, 0, 'nothing requeued after stop: all were acked');
   });
 
+  it('sets the reference metadata keys of a delivery through a named exchange', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const x = await exchange('meta-in');
+    const source = await queue('meta-src');
+    await channel.bindQueue(source, x, 'rk.a');
+    const sink = await queue('meta-sink');
+    const got = await collect(sink);
+    const s = await start(`${inputYaml(source)}output:
+  amqp_0_9:
+    urls: [ ${URL} ]
+    exchange: ''
+    key: ${sink}
+`);
+    channel.publish(x, 'rk.a', Buffer.from('m'), {
+      messageId: 'id-1',
+      correlationId: 'c-1',
+      replyTo: 'answers',
+      priority: 3,
+      type: 'order',
+      appId: 'shop',
+      contentEncoding: 'gzip',
+      deliveryMode: 2,
+      timestamp: 1700000000,
+      expiration: '60000',
+    });
+    await waitFor('the message in the sink', () => got.length >= 1);
+    const h = (got[0] as ConsumeMessage).properties.headers ?? {};
+    assert.equal(h.amqp_exchange, x);
+    assert.equal(h.amqp_routing_key, 'rk.a');
+    assert.equal(h.amqp_message_id, 'id-1');
+    assert.equal(h.amqp_correlation_id, 'c-1');
+    assert.equal(h.amqp_reply_to, 'answers');
+    assert.equal(h.amqp_priority, '3');
+    assert.equal(h.amqp_type, 'order');
+    assert.equal(h.amqp_app_id, 'shop');
+    assert.equal(h.amqp_content_encoding, 'gzip');
+    assert.equal(h.amqp_delivery_mode, '2');
+    assert.equal(h.amqp_expiration, '60000');
+    assert.equal(h.amqp_redelivered, 'false');
+    assert.ok(h.amqp_timestamp, 'timestamp set');
+    assert.ok(h.amqp_consumer_tag, 'consumer tag set');
+    assert.equal(h.amqp_delivery_tag, '1');
+    await stop(s);
+  });
+
   it('nacks with requeue when the output fails, and the broker redelivers', async (t) => {
     if (!(await requireService(t, 'rabbitmq'))) return;
     const source = await queue('nack-src');
@@ -252,20 +297,91 @@ output:
     );
     for (let i = 0; i < 10; i++) channel.sendToQueue(source, Buffer.from(`a${i}`));
     await waitFor('first 10', () => got.length >= 10);
-    // Kill both connections while 100 more are in flight (unacked deliveries, unconfirmed publishes).
+    // Kill both connections while messages are in flight (unacked deliveries, unconfirmed
+    // publishes): publishing goes on until rabbitmqctl (slow to start on a loaded machine) is done.
     const pids = await connectionPids(`nekton input in_${run}`, `nekton output out_${run}`);
-    for (let i = 0; i < 100; i++) channel.sendToQueue(source, Buffer.from(`b${i}`));
-    await waitFor('some of them through', () => got.length >= 15);
-    await Promise.all(pids.map(closeConnection));
+    let closed = false;
+    const closing = Promise.all(pids.map(closeConnection)).finally(() => {
+      closed = true;
+    });
+    let published = 0;
+    while (!closed) {
+      channel.sendToQueue(source, Buffer.from(`b${published++}`));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await closing;
     const atKill = got.length;
     for (let i = 0; i < 10; i++) channel.sendToQueue(source, Buffer.from(`c${i}`));
+    const total = 20 + published;
     const bodies = () => new Set(got.map((m) => m.content.toString()));
-    await waitFor('all 120 after the reconnect', () => bodies().size >= 120, 30_000);
-    assert.equal(bodies().size, 120);
-    assert.ok(atKill < 110, `the connections were closed with messages in flight (${atKill} through)`);
+    await waitFor(`all ${total} after the reconnect`, () => bodies().size >= total, 30_000);
+    assert.equal(bodies().size, total);
+    assert.ok(
+      atKill < 10 + published,
+      `the connections were closed with messages in flight (${atKill} of ${10 + published} through)`,
+    );
     await waitFor('ready again', () => s.stream.isReady());
     await stop(s);
     assert.equal((await channel.checkQueue(source)).messageCount, 0);
+  });
+
+  it('reports the broker going away on /ready and reconnects once it is back (vhost deleted, recreated)', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    // A vhost of this test stands in for a broker restart: deleting it closes every connection
+    // into it and refuses new ones until it is created again, leaving the shared broker alone.
+    const vhost = name('vh');
+    const ctl = (...args: string[]) => promisify(execFile)('rabbitmqctl', args);
+    const createVhost = async () => {
+      await ctl('add_vhost', vhost);
+      await ctl('set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*');
+    };
+    const url = `${URL}${vhost}`;
+    await createVhost();
+    let vh: ChannelModel | null = null;
+    try {
+      const s = await start(
+        `input:
+  amqp_0_9:
+    urls: [ ${url} ]
+    queue: work
+    queue_declare: { enabled: true }
+output:
+  amqp_0_9:
+    urls: [ ${url} ]
+    exchange: ''
+    key: sink
+`,
+      );
+      await waitFor('ready', () => s.stream.isReady(), 20_000);
+      await ctl('delete_vhost', vhost);
+      const [input] = await waitFor('the outage on the input status', () => {
+        const st = s.stream.statuses();
+        return st[0] && !st[0].connected && st[0].error ? st : null;
+      });
+      assert.equal(s.stream.isReady(), false);
+      assert.ok(s.stream.active, 'still running, retrying');
+      assert.match(input?.error ?? '', new RegExp(`127\\.0\\.0\\.1:5672/${vhost}`));
+      assert.doesNotMatch(input?.error ?? '', /guest:guest/, 'the password is not shown');
+      await createVhost();
+      vh = await connect(url);
+      const ch = await vh.createChannel();
+      await ch.assertQueue('sink');
+      // The engine's reconnect backoff reaches 10s while rabbitmqctl (slow on a loaded machine) works.
+      await waitFor('the input connected again', () => s.stream.statuses()[0]?.connected, 30_000);
+      for (let i = 0; i < 10; i++) ch.sendToQueue('work', Buffer.from(`v${i}`));
+      const got: string[] = [];
+      await ch.consume('sink', (m) => m && got.push(m.content.toString()), { noAck: true });
+      await waitFor('10 messages through after the reconnect', () => got.length >= 10, 30_000);
+      assert.deepEqual(
+        got.sort(),
+        Array.from({ length: 10 }, (_, i) => `v${i}`),
+      );
+      await waitFor('ready again', () => s.stream.isReady());
+      await stop(s);
+    } finally {
+      await vh?.close().catch(() => undefined);
+      await ctl('delete_vhost', vhost).catch(() => undefined);
+    }
   });
 
   it('waits for publisher confirms and fails a message returned as unroutable (mandatory)', async (t) => {

@@ -1,6 +1,10 @@
 // Shared pieces of the Redis connector tests: unique key names, an admin connection to the local
 // server, streams built from YAML the way `nekton run` builds them, and polling with a deadline.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { buildResources } from '../../../src/cli/service.js';
 import { RedisConnection, type RedisReply, redisTarget } from '../../../src/components/redis/client.js';
@@ -9,6 +13,7 @@ import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { Stream } from '../../../src/engine/stream.js';
+import { freePort } from '../../helpers/cli.js';
 import { createTestEnv, type TestEnv } from '../../helpers/context.js';
 import { TLS_OFF } from '../../helpers/tls.js';
 
@@ -132,4 +137,78 @@ export async function pendingCount(admin: Admin, stream: string, group: string):
   // -1 while the group does not exist yet (the input creates it when it connects).
   const summary = await admin.send<RedisReply[]>('XPENDING', stream, group).catch(() => null);
   return summary ? Number(summary[0]) : -1;
+}
+
+/**
+ * A redis-server of the test's own on a free port, so a test can kill and restart it without
+ * touching the shared one. The append-only file (fsync always) keeps streams, groups and pending
+ * entries across a SIGKILL, as a production server with persistence would.
+ */
+export class PrivateRedisServer {
+  private child: ChildProcess | null = null;
+  readonly dir = mkdtempSync(join(tmpdir(), 'nekton-redis-'));
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateRedisServer> {
+    const server = new PrivateRedisServer(await freePort());
+    await server.restart();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts (again, after kill) on the same port and data directory; resolves once it answers PING. */
+  async restart(): Promise<void> {
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir];
+    args.push('--appendonly', 'yes', '--appendfsync', 'always');
+    this.child = spawn('redis-server', args, { stdio: 'ignore' });
+    const target = await redisTarget({
+      url: this.url,
+      kind: 'simple',
+      master: '',
+      client_name: '',
+      tls: TLS_OFF,
+    });
+    await waitFor(`redis-server on port ${this.port}`, async () => {
+      const c = await RedisConnection.open(target, pino({ level: 'silent' })).catch(() => null);
+      if (!c) return false;
+      // Still loading the append-only file answers LOADING: not ready yet.
+      const ok = await c.send(['PING']).then(
+        () => true,
+        () => false,
+      );
+      await c.close();
+      return ok;
+    });
+  }
+
+  /** A plain connection to this server. */
+  async admin(): Promise<RedisConnection> {
+    const target = await redisTarget({
+      url: this.url,
+      kind: 'simple',
+      master: '',
+      client_name: 'nekton-test-admin',
+      tls: TLS_OFF,
+    });
+    return RedisConnection.open(target, pino({ level: 'silent' }));
+  }
+
+  /** Kills the server abruptly (SIGKILL), as a crash would. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async dispose(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }
