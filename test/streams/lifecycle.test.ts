@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
 import type { Loose } from './support.js';
-import { eventually, H, H_JSON, json, send, startService, testRegistry } from './support.js';
+import { eventually, H, H_JSON, json, send, startService } from './support.js';
 
 const FINITE = {
   input: { generate: { count: 1, interval: '', mapping: 'root = {"id":"x"}' } },
@@ -71,9 +71,7 @@ describe('stream lifecycle, readiness and stats', () => {
     assert.equal((await send(svc, 'GET', '/streams/foo')).status, 404);
   });
 
-  it('33: a construction failure is 502 (cache output, as the spec writes it)', {
-    skip: !testRegistry.has('output', 'cache') && 'the cache output has not landed yet',
-  }, async () => {
+  it('33: a construction failure is 502 (cache output, as the spec writes it)', async () => {
     const r = await send(svc, 'POST', '/streams/foo?chilled=true', JSON.stringify(MISSING_CACHE_OUTPUT));
     assert.equal(r.status, 502);
     assert.ok(r.body.startsWith('Error: '), r.body);
@@ -131,9 +129,7 @@ describe('stream lifecycle, readiness and stats', () => {
     assert.equal((await send(svc, 'GET', '/ready')).status, 200);
   });
 
-  it('35: the websocket variant of the spec', {
-    skip: !testRegistry.has('output', 'websocket') && 'the websocket output has not landed yet',
-  }, async () => {
+  it('35: the websocket variant of the spec', async () => {
     const never = { input: FINITE.input, output: { websocket: { url: 'not**a**valid**url' } } };
     assert.equal((await send(svc, 'POST', '/streams/bar?chilled=true', JSON.stringify(never))).status, 200);
     await eventually(

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
-import { H, json, send, startService, tempDir, testRegistry } from './support.js';
+import { H, json, send, startService, tempDir } from './support.js';
 
 const LINTED: Array<[string, string, string]> = [
   [
@@ -93,9 +93,7 @@ describe('resources API', () => {
     assert.equal((await send(svc, 'POST', '/resources')).status, 400);
   });
 
-  it('44: replacing a cache takes effect for a running stream without a restart', {
-    skip: !testRegistry.has('output', 'cache') && 'the cache output has not landed yet',
-  }, async () => {
+  it('44: replacing a cache takes effect for a running stream without a restart', async () => {
     const d1 = tempDir();
     const d2 = tempDir();
     const cache = (dir: string) => `file:\n  directory: ${dir}\n`;

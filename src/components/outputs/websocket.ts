@@ -22,6 +22,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 class WebsocketWriter implements OutputWriter {
   private socket: WebSocket | null = null;
+  /** The socket still in its handshake, so close() can abort it instead of leaving a handle. */
+  private pending: WebSocket | null = null;
   private closed = false;
 
   constructor(private readonly config: WebsocketOutputConfig) {}
@@ -39,20 +41,26 @@ class WebsocketWriter implements OutputWriter {
     if (auth?.enabled)
       headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
     const tls = await tlsOptions(this.config.tls);
+    if (this.closed) throw new Error('websocket: output closed');
     const socket = new WebSocket(url, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, ...(tls ?? {}) });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', (err) => reject(new Error(`websocket ${url.origin}: ${errorMessage(err)}`)));
-      socket.once('unexpected-response', (_req, res) => {
-        socket.terminate();
-        reject(new Error(`websocket ${url.origin}: the server answered HTTP ${res.statusCode}`));
-      });
-    });
-    // Errors after the handshake show as a closed socket on the next write.
+    // Errors after the handshake show as a closed socket on the next write; never unhandled.
     socket.on('error', () => undefined);
+    this.pending = socket;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', (err) => reject(new Error(`websocket ${url.origin}: ${errorMessage(err)}`)));
+        socket.once('unexpected-response', (_req, res) => {
+          socket.terminate();
+          reject(new Error(`websocket ${url.origin}: the server answered HTTP ${res.statusCode}`));
+        });
+      });
+    } finally {
+      if (this.pending === socket) this.pending = null;
+    }
     if (this.closed) {
       socket.terminate();
-      return;
+      throw new Error('websocket: output closed');
     }
     this.socket = socket;
   }
@@ -79,6 +87,9 @@ class WebsocketWriter implements OutputWriter {
 
   async close(): Promise<void> {
     this.closed = true;
+    // Aborting a handshake in progress makes connect() reject at once.
+    this.pending?.terminate();
+    this.pending = null;
     this.drop();
   }
 

@@ -38,6 +38,42 @@ describe('cache output', () => {
     await output.close();
   });
 
+  it('fails construction when the cache resource does not exist, naming it', () => {
+    const ctx = createTestContext({ type: 'cache' });
+    assert.throws(
+      () => spec.build({ target: 'absent', key: 'k', max_in_flight: 64 }, ctx),
+      /cache resource 'absent' was not found/,
+    );
+  });
+
+  it('writes to a replacement cache resource without being rebuilt', async () => {
+    const ctx = createTestContext({ type: 'cache' });
+    const before = new MemoryCache(60_000, 60_000);
+    const after = new MemoryCache(60_000, 60_000);
+    await ctx.testEnv.resources.set('cache', 'store', before, {});
+    const output = await spec.build({ target: 'store', key: '${! content() }', max_in_flight: 64 }, ctx);
+    await output.write([new Message('one')]);
+    await ctx.testEnv.resources.set('cache', 'store', after, {});
+    await output.write([new Message('two')]);
+    assert.equal(await after.get('one'), undefined);
+    assert.equal(Buffer.from((await after.get('two')) ?? []).toString(), 'two');
+    await output.close();
+  });
+
+  it('passes the interpolated ttl to the cache in milliseconds', async () => {
+    const ttls: Array<number | undefined> = [];
+    const recording = {
+      set: async (_k: string, _v: Uint8Array, ttlMs?: number) => {
+        ttls.push(ttlMs);
+      },
+      close: async () => undefined,
+    } as unknown as Cache;
+    const output = await cacheOutput('k', recording, '${! json("t") }');
+    await output.write([new Message('{"t":"2s"}'), new Message('{"t":""}')]);
+    assert.deepEqual(ttls, [2000, undefined]);
+    await output.close();
+  });
+
   it('refuses a ttl that is not a duration, naming it', async () => {
     const output = await cacheOutput('k', new MemoryCache(60_000, 60_000), '${! "soon" }');
     await assert.rejects(output.write([new Message('x')]), /ttl must be a duration/);

@@ -1,6 +1,6 @@
 // The websocket output against a real `ws` server on 127.0.0.1.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { spec } from '../../../src/components/outputs/websocket.js';
@@ -81,11 +81,62 @@ describe('websocket output', () => {
     await stop(wss);
   });
 
-  it('refuses what it cannot do at build time', () => {
-    assert.throws(
-      () =>
-        spec.build({ url: 'ws://x', tls, jwt: { enabled: true } }, createTestContext({ type: 'websocket' })),
-      /jwt is not supported/,
+  it('reconnects after the server restarts on the same port, delivering the batch it retried', async () => {
+    const first = await server();
+    const output = await spec.build(
+      { url: `ws://127.0.0.1:${first.port}/in`, tls },
+      createTestContext({ type: 'websocket' }),
     );
+    await output.write([new Message('before')]);
+    await eventually(() => first.frames.includes('before') || undefined, 'the first frame');
+    // A clean close handshake: once the server sees it finish, the client knows it is closed.
+    const closing = [...first.wss.clients].map((c) => new Promise((r) => c.once('close', r)));
+    for (const c of first.wss.clients) c.close();
+    await Promise.all(closing);
+    await stop(first.wss);
+    const retried = output.write([new Message('after')]);
+    await eventually(() => output.statuses()[0]?.connected === false || undefined, 'the loss noticed');
+    const second = await server(first.port);
+    await retried;
+    await eventually(() => second.frames.length === 1 || undefined, 'the retried frame');
+    assert.deepEqual(first.frames, ['before']);
+    assert.deepEqual(second.frames, ['after']);
+    await output.close();
+    await stop(second.wss);
+  });
+
+  it('close during the handshake aborts it instead of leaving the socket open', async () => {
+    // A TCP server that accepts and never answers the upgrade: the client stays in its handshake.
+    const sockets: Socket[] = [];
+    const closed: Socket[] = [];
+    const silent = createServer((s) => {
+      sockets.push(s);
+      s.on('close', () => closed.push(s));
+      s.resume(); // flowing, so the client's FIN is read and 'close' fires
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const { port } = silent.address() as AddressInfo;
+    const output = await spec.build(
+      { url: `ws://127.0.0.1:${port}/in`, tls },
+      createTestContext({ type: 'websocket' }),
+    );
+    await eventually(() => sockets.length === 1 || undefined, 'the handshake to start');
+    await output.close();
+    await eventually(() => closed.length === 1 || undefined, 'the client to drop the connection');
+    assert.equal(output.statuses()[0]?.connected, false);
+    await assert.rejects(output.write([new Message('late')]), /closed/);
+    await new Promise((r) => silent.close(r));
+  });
+
+  it('refuses what it cannot do at build time', () => {
+    for (const [extra, reason] of [
+      [{ jwt: { enabled: true } }, /jwt is not supported/],
+      [{ oauth: { enabled: true } }, /oauth is not supported/],
+      [{ proxy_url: 'http://proxy:3128' }, /proxy_url is not supported/],
+    ] as const)
+      assert.throws(
+        () => spec.build({ url: 'ws://x', tls, ...extra }, createTestContext({ type: 'websocket' })),
+        reason,
+      );
   });
 });
