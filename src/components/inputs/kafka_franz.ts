@@ -1,6 +1,5 @@
 // The `kafka_franz` input: consumes topics as a member of a consumer group and commits each
 // partition's offset only once every message up to it was delivered (at-least-once).
-import { randomUUID } from 'node:crypto';
 import type { Consumer, Message as KafkaMessage, MessagesStream } from '@platformatic/kafka';
 import type { Logger } from 'pino';
 import { type ComponentSpec, field } from '../../config/spec.js';
@@ -11,7 +10,7 @@ import { BatchedInput } from '../brokers/batched_input.js';
 import { type BatchingConfig, batchingEnabled, batchingField } from '../fields/batching.js';
 import { durationMs } from '../fields/duration.js';
 import { PartitionCheckpoints } from '../kafka/checkpoints.js';
-import { describeKafkaError, kafkaClientOptions, loadKafka } from '../kafka/client.js';
+import { describeKafkaError, type KafkaModule, kafkaClientOptions, loadKafka } from '../kafka/client.js';
 import { byteSize, type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
 import { recordToMessage } from '../kafka/records.js';
 
@@ -51,19 +50,42 @@ export interface TopicSelection {
   exclude: RegExp[];
 }
 
-export function topicSelection(config: KafkaFranzInputConfig): TopicSelection {
-  const topics = (config.topics ?? [])
+const entries = (list: string[] | undefined): string[] =>
+  (list ?? [])
     .flatMap((t) => t.split(','))
     .map((t) => t.trim())
     .filter(Boolean);
-  const include = (config.regexp_topics_include ?? []).map((p) => new RegExp(p));
-  const exclude = (config.regexp_topics_exclude ?? []).map((p) => new RegExp(p));
-  if (config.regexp_topics) include.push(...topics.map((p) => new RegExp(p)));
-  const names = config.regexp_topics ? [] : topics;
-  if (names.length === 0 && include.length === 0) {
-    throw new ConfigError('kafka_franz: set `topics` or `regexp_topics_include`');
+
+/** The reference's own checks of field combinations, in its words (plus what nekton lacks). */
+export function lintKafkaFranzInput(config: KafkaFranzInputConfig): string[] {
+  const topics = entries(config.topics);
+  const include = entries(config.regexp_topics_include);
+  const problems: string[] = [];
+  if (topics.length === 0 && include.length === 0)
+    problems.push('either topics or regexp_topics_include must be specified');
+  if (topics.length > 0 && include.length > 0)
+    problems.push('cannot specify both topics and regexp_topics_include, use one or the other');
+  if (entries(config.regexp_topics_exclude).length > 0 && !config.regexp_topics && include.length === 0)
+    problems.push(
+      'regexp_topics_exclude can only be used when regexp_topics is set to true or regexp_topics_include is specified',
+    );
+  const explicit = config.regexp_topics ? [] : topics.filter((t) => t.includes(':'));
+  if (explicit.length > 0) {
+    problems.push(`explicit topic partitions (${explicit.join(', ')}) are not supported by nekton`);
+  } else if (!config.consumer_group) {
+    problems.push('a consumer group is mandatory when not using explicit topic partitions');
   }
-  return { names, include, exclude };
+  return problems;
+}
+
+export function topicSelection(config: KafkaFranzInputConfig): TopicSelection {
+  const problem = lintKafkaFranzInput(config)[0];
+  if (problem) throw new ConfigError(`kafka_franz: ${problem}`);
+  const topics = entries(config.topics);
+  const include = entries(config.regexp_topics_include).map((p) => new RegExp(p));
+  const exclude = entries(config.regexp_topics_exclude).map((p) => new RegExp(p));
+  if (config.regexp_topics) include.push(...topics.map((p) => new RegExp(p)));
+  return { names: config.regexp_topics ? [] : topics, include, exclude };
 }
 
 /** Where a partition without a usable commit starts, as the client library names it. */
@@ -75,108 +97,159 @@ export class KafkaFranzReader implements InputReader {
   private consumer: Consumer | null = null;
   private stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | null = null;
   private iterator: AsyncIterator<KafkaMessage> | null = null;
-  private readonly checkpoints: PartitionCheckpoints<Commit>;
+  /** A next() of the stream that a replay overtook; the following read takes it up. */
+  private pendingNext: Promise<IteratorResult<KafkaMessage>> | null = null;
+  /** A record taken from the stream while its partition had `checkpoint_limit` messages out. */
+  private held: KafkaMessage | null = null;
+  /** Per connection: a new consumer starts again from the committed offsets. */
+  private checkpoints: PartitionCheckpoints<Commit>;
+  /** Nacked messages, handed out again before anything new (auto_replay_nacks). */
+  private replays: Array<() => Transaction> = [];
+  /** Ends the wait of a read() blocked on the stream or on a full partition. */
+  private wakeReader: (() => void) | null = null;
   private commitTimer: NodeJS.Timeout | null = null;
-  private readonly stop = new AbortController();
+  private closing = false;
   private readonly brokers: string;
 
   constructor(
     private readonly config: KafkaFranzInputConfig,
     private readonly topics: TopicSelection,
     private readonly logger: Logger,
+    /** The client library; tests pass a stand-in, since no broker is reachable for them. */
+    private readonly load: () => Promise<KafkaModule> = loadKafka,
   ) {
-    this.checkpoints = new PartitionCheckpoints(Math.max(1, config.checkpoint_limit));
+    this.checkpoints = this.newCheckpoints();
     this.brokers = seedBrokers(config.seed_brokers).join(',');
   }
 
   async connect(): Promise<void> {
-    const kafka = await loadKafka();
-    const group = this.config.consumer_group;
+    await this.dropConnection();
+    const kafka = await this.load();
+    // Checked at build (lint): the reference needs a group unless partitions are explicit.
+    const group = this.config.consumer_group ?? '';
+    const rebalanceMs = Math.max(
+      durationMs(this.config.rebalance_timeout, 'rebalance_timeout'),
+      durationMs(this.config.session_timeout, 'session_timeout'),
+    );
+    const fetchWaitMs = durationMs(this.config.fetch_max_wait, 'fetch_max_wait');
     const consumer = new kafka.Consumer({
-      ...(await kafkaClientOptions(this.config)),
-      // Without a consumer group every run is a fresh member of its own group and commits nothing.
-      groupId: group || `nekton-${randomUUID()}`,
+      ...(await kafkaClientOptions(this.config, Math.max(rebalanceMs, fetchWaitMs))),
+      groupId: group,
       groupInstanceId: this.config.instance_id || undefined,
       sessionTimeout: durationMs(this.config.session_timeout, 'session_timeout'),
       // The library refuses a rebalance timeout below the session timeout, which the reference's
       // own defaults (45s, 1m) are: use the larger.
-      rebalanceTimeout: Math.max(
-        durationMs(this.config.rebalance_timeout, 'rebalance_timeout'),
-        durationMs(this.config.session_timeout, 'session_timeout'),
-      ),
+      rebalanceTimeout: rebalanceMs,
       heartbeatInterval: durationMs(this.config.heartbeat_interval, 'heartbeat_interval'),
       minBytes: byteSize(this.config.fetch_min_bytes, 'fetch_min_bytes'),
       maxBytes: byteSize(this.config.fetch_max_bytes, 'fetch_max_bytes'),
       maxBytesPerPartition: byteSize(this.config.fetch_max_partition_bytes, 'fetch_max_partition_bytes'),
-      maxWaitTime: durationMs(this.config.fetch_max_wait, 'fetch_max_wait'),
+      maxWaitTime: fetchWaitMs,
       isolationLevel: this.config.transaction_isolation_level === 'read_committed' ? 1 : 0,
     });
+    let stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>;
     try {
-      const topics = await this.resolveTopics();
+      const topics = await this.resolveTopics(kafka);
       const start = startMode(this.config);
-      const stream = await consumer.consume({
+      stream = await consumer.consume({
         topics,
         autocommit: false,
-        ...(group
-          ? { mode: 'committed', fallbackMode: start === 'committed' ? 'fail' : start }
-          : { mode: start === 'committed' ? 'earliest' : start }),
+        mode: 'committed',
+        fallbackMode: start === 'committed' ? 'fail' : start,
       });
-      stream.on('error', (err) => this.logger.warn(`kafka consumer: ${describeKafkaError(err)}`));
-      this.consumer = consumer;
-      this.stream = stream;
-      this.iterator = stream[Symbol.asyncIterator]();
     } catch (err) {
       await closeConsumer(consumer);
       throw new Error(`kafka_franz: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
     }
-    if (group && !this.commitTimer) {
+    stream.on('error', (err) => this.logger.warn(`kafka consumer: ${describeKafkaError(err)}`));
+    this.consumer = consumer;
+    this.stream = stream;
+    this.iterator = stream[Symbol.asyncIterator]();
+    if (this.closing) {
+      await this.dropConnection();
+      return;
+    }
+    if (!this.commitTimer) {
       const periodMs = durationMs(this.config.commit_period, 'commit_period');
-      this.commitTimer = setInterval(() => void this.commit(), Math.max(10, periodMs));
+      this.commitTimer = setInterval(() => void this.commitDelivered(), Math.max(10, periodMs));
       this.commitTimer.unref();
     }
   }
 
   async read(): Promise<Transaction | null> {
-    const iterator = this.iterator;
-    if (!iterator) throw new NotConnectedError(`kafka_franz: not connected to ${this.brokers}`);
-    let step: IteratorResult<KafkaMessage>;
-    try {
-      step = await iterator.next();
-    } catch (err) {
-      if (this.stop.signal.aborted) return null;
-      await this.dropConnection();
-      throw new NotConnectedError(`kafka_franz: ${this.brokers}: ${describeKafkaError(err)}`);
+    for (;;) {
+      if (this.closing) return null;
+      const replay = this.replays.shift();
+      if (replay) return replay();
+      const iterator = this.iterator;
+      if (!iterator) throw new NotConnectedError(`kafka_franz: not connected to ${this.brokers}`);
+      if (!this.held) {
+        this.pendingNext ??= iterator.next();
+        let step: IteratorResult<KafkaMessage> | undefined;
+        try {
+          step = await this.untilWoken(this.pendingNext);
+        } catch (err) {
+          if (this.closing) return null;
+          await this.dropConnection();
+          throw new NotConnectedError(`kafka_franz: ${this.brokers}: ${describeKafkaError(err)}`);
+        }
+        if (step === undefined) continue; // woken: a replay (or close) comes first
+        this.pendingNext = null;
+        if (step.done) {
+          if (this.closing) return null;
+          await this.dropConnection();
+          throw new NotConnectedError(`kafka_franz: the consumer stream from ${this.brokers} ended`);
+        }
+        this.held = step.value;
+      }
+      const record = this.held;
+      const key = `${record.topic}\u0000${record.partition}`;
+      if (!this.checkpoints.hasRoom(key)) {
+        // Waiting here must not hold back a replay: it may be what frees the room.
+        await this.untilWoken(this.checkpoints.waitForRoom(key));
+        continue;
+      }
+      this.held = null;
+      return this.handOut(record, key);
     }
-    if (step.done) {
-      if (this.stop.signal.aborted) return null;
-      await this.dropConnection();
-      throw new NotConnectedError(`kafka_franz: the consumer stream from ${this.brokers} ended`);
-    }
-    const record = step.value;
-    const key = `${record.topic}\u0000${record.partition}`;
-    await this.checkpoints.waitForRoom(key, this.stop.signal);
-    const delivered = this.checkpoints.track(key, record.offset, () => record.commit());
-    return {
+  }
+
+  /**
+   * The transaction of a record. A delivered message moves its partition's commit point (once
+   * every earlier one was delivered too). A nacked one is handed out again before anything new
+   * and holds the commit point until then; with `auto_replay_nacks: false` it is dropped and
+   * committed past, as the reference does.
+   */
+  private handOut(record: KafkaMessage, key: string): Transaction {
+    const checkpoints = this.checkpoints;
+    const delivered = checkpoints.track(key, record.offset, () => record.commit());
+    const transaction = (): Transaction => ({
       batch: [recordToMessage(record, this.config.multi_header)],
-      // A failed delivery is never committed past: the partition's commit point stays before it,
-      // so the message comes again after a restart or rebalance.
       ack: async (err) => {
-        if (err === null) delivered();
+        if (err === null || !this.config.auto_replay_nacks) {
+          delivered();
+          return;
+        }
+        // Closed or reconnected meanwhile: never committed, so it is consumed again from Kafka.
+        if (this.closing || checkpoints !== this.checkpoints) return;
+        this.replays.push(transaction);
+        this.wakeReader?.();
       },
-    };
+    });
+    return transaction();
   }
 
   async close(): Promise<void> {
-    this.stop.abort();
-    this.checkpoints.release();
+    this.closing = true;
+    this.wakeReader?.();
     if (this.commitTimer) clearInterval(this.commitTimer);
     this.commitTimer = null;
-    await this.commit();
+    await this.commitDelivered();
     await this.dropConnection();
   }
 
-  /** Commits every partition whose commit point moved since the last commit. */
-  private async commit(): Promise<void> {
+  /** Commits every partition whose commit point moved since the last commit (every `commit_period`). */
+  async commitDelivered(): Promise<void> {
     for (const commit of this.checkpoints.takeReady()) {
       try {
         await commit();
@@ -186,20 +259,40 @@ export class KafkaFranzReader implements InputReader {
     }
   }
 
+  /** `work`, or undefined once the reader is woken (a replay arrived, or close). */
+  private untilWoken<T>(work: Promise<T>): Promise<T | undefined> {
+    return new Promise<T | undefined>((resolve, reject) => {
+      this.wakeReader = () => resolve(undefined);
+      work.then(resolve, reject);
+    }).finally(() => {
+      this.wakeReader = null;
+    });
+  }
+
+  private newCheckpoints(): PartitionCheckpoints<Commit> {
+    return new PartitionCheckpoints(Math.max(1, this.config.checkpoint_limit));
+  }
+
   private async dropConnection(): Promise<void> {
     const consumer = this.consumer;
     const stream = this.stream;
     this.consumer = null;
     this.stream = null;
     this.iterator = null;
+    this.pendingNext = null;
+    this.held = null;
+    // The next consumer starts again from the committed offsets: what this one handed out and
+    // was not committed comes again, so its replays and commit points are dropped.
+    this.replays = [];
+    this.checkpoints.release();
+    this.checkpoints = this.newCheckpoints();
     await stream?.close().catch(() => undefined);
     if (consumer) await closeConsumer(consumer);
   }
 
-  private async resolveTopics(): Promise<string[]> {
+  private async resolveTopics(kafka: KafkaModule): Promise<string[]> {
     const { names, include, exclude } = this.topics;
     if (include.length === 0) return names;
-    const kafka = await loadKafka();
     const admin = new kafka.Admin(await kafkaClientOptions(this.config));
     try {
       const all = await admin.listTopics();
@@ -231,7 +324,7 @@ export const spec: ComponentSpec<KafkaFranzInputConfig, Input> = {
   categories: ['Services'],
   summary: 'Consumes Kafka topics as a member of a consumer group, committing offsets only after delivery.',
   description:
-    "Each partition's offset is committed (every `commit_period`) only up to the last message that, with every earlier one, was delivered; at most `checkpoint_limit` messages per partition are in flight. A message whose delivery failed is never committed past, so it is consumed again after a restart or rebalance. Without `consumer_group` the input joins a fresh group of its own and commits nothing. Metadata: `kafka_key`, `kafka_topic`, `kafka_partition`, `kafka_offset`, `kafka_timestamp_unix`, `kafka_timestamp_ms`, `kafka_tombstone_message` and every record header. An unreachable broker fails the connection with the broker addresses and the reason: `/ready` answers 503 and nekton retries with backoff. The Kafka client library is loaded only when this component is used. SASL: PLAIN, SCRAM-SHA-256/512 and OAUTHBEARER; `rack_id`, `tcp` keep-alive, `conn_idle_timeout`, `topic_lag_refresh_period` and `timely_nacks_maximum_wait` are accepted but have no effect.",
+    "Each partition's offset is committed (every `commit_period`) only up to the last message that, with every earlier one, was delivered; at most `checkpoint_limit` messages per partition are in flight. A nacked message is delivered again (before anything new) and its partition is not committed past it until it is delivered; with `auto_replay_nacks: false` it is dropped and committed past, as in the reference. What was not committed when nekton stops or loses the connection is consumed again. Metadata: `kafka_key`, `kafka_topic`, `kafka_partition`, `kafka_offset`, `kafka_timestamp_unix`, `kafka_timestamp_ms`, `kafka_tombstone_message` and every record header. An unreachable broker fails the connection with the broker addresses and the reason: `/ready` answers 503 and nekton retries with backoff. The Kafka client library is loaded only when this component is used. Explicit topic partitions (`foo:0`) are not supported. SASL: PLAIN, SCRAM-SHA-256/512 and OAUTHBEARER; `rack_id`, `tcp` keep-alive, `conn_idle_timeout`, `topic_lag_refresh_period` and `timely_nacks_maximum_wait` are accepted but have no effect.",
   fields: [
     ...kafkaConnectionFields(),
     field.array(
@@ -285,7 +378,7 @@ export const spec: ComponentSpec<KafkaFranzInputConfig, Input> = {
       default: 'read_uncommitted',
       options: ['read_committed', 'read_uncommitted'],
     }),
-    field.string('consumer_group', 'The consumer group to join; offsets are committed for it.', {
+    field.string('consumer_group', 'The consumer group to join (required); offsets are committed for it.', {
       optional: true,
     }),
     field.int('checkpoint_limit', 'The most messages per partition delivered but not yet acknowledged.', {
@@ -318,9 +411,12 @@ output:
 `,
     },
   ],
+  lint: lintKafkaFranzInput,
   async build(config, ctx) {
     const reader = new KafkaFranzReader(config, topicSelection(config), ctx.logger);
-    const input = ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
+    // The reader replays nacks itself: the engine's replay would wait behind a read() blocked on a
+    // partition that is full because of the very message to replay.
+    const input = ctx.wrapReader(reader, { autoReplayNacks: false });
     if (!batchingEnabled(config.batching)) return input;
     const policy = await ctx.buildBatchPolicy(config.batching);
     return isNoopPolicy(policy) ? input : new BatchedInput(input, policy);

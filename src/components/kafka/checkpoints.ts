@@ -21,15 +21,16 @@ export class PartitionCheckpoints<C> {
 
   constructor(private readonly limit: number) {}
 
-  /** Resolves once partition `key` has fewer than `limit` messages outstanding. */
-  async waitForRoom(key: string, signal?: AbortSignal): Promise<void> {
+  /** Whether partition `key` may hand out another message. */
+  hasRoom(key: string): boolean {
+    return this.outstanding(key) < this.limit;
+  }
+
+  /** Resolves once partition `key` has fewer than `limit` messages outstanding, or on release(). */
+  waitForRoom(key: string): Promise<void> {
+    if (this.hasRoom(key)) return Promise.resolve();
     const state = this.state(key);
-    while (state.outstanding.length >= this.limit && !signal?.aborted) {
-      await new Promise<void>((resolve) => {
-        state.waiters.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
-      });
-    }
+    return new Promise<void>((resolve) => state.waiters.push(resolve));
   }
 
   /** Records a handed-out message; call the returned function once it was delivered. */

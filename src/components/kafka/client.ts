@@ -16,14 +16,22 @@ export function loadKafka(): Promise<KafkaModule> {
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const SUPPORTED_SASL = new Set(['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER']);
 
-/** Client options common to the consumer and the producer. */
-export async function kafkaClientOptions(config: KafkaConnectionConfig): Promise<BaseOptions> {
+/**
+ * Client options common to the consumer and the producer. As in franz-go, a request may take
+ * `request_timeout_overhead` beyond the longest the broker may legitimately hold it (`longestWaitMs`:
+ * a fetch's wait, a group join's rebalance): a peer that accepts and never answers fails then.
+ */
+export async function kafkaClientOptions(
+  config: KafkaConnectionConfig,
+  longestWaitMs = 0,
+): Promise<BaseOptions> {
   const connectMs = durationMs(config.tcp?.connect_timeout ?? '0s', 'tcp.connect_timeout');
   const options: BaseOptions = {
     clientId: config.client_id,
     bootstrapBrokers: seedBrokers(config.seed_brokers),
     metadataMaxAge: durationMs(config.metadata_max_age, 'metadata_max_age'),
     connectTimeout: connectMs > 0 ? connectMs : DEFAULT_CONNECT_TIMEOUT_MS,
+    requestTimeout: durationMs(config.request_timeout_overhead, 'request_timeout_overhead') + longestWaitMs,
     // The engine reconnects with its own backoff; the client should fail fast and say why.
     retries: 0,
   };
@@ -52,13 +60,23 @@ function saslOptions(list: SaslConfig[]): BaseOptions['sasl'] {
  * the library nests the per-broker reasons in AggregateErrors and causes.
  */
 export function describeKafkaError(err: unknown): string {
+  const text = describeNested(err);
+  // The library's words for a peer that is not (or not yet) a working Kafka broker.
+  if (/^Connection closed/.test(text))
+    return `${text}: the peer hung up before answering in Kafka (is this a Kafka broker?)`;
+  if (/^Request timed out/.test(text))
+    return `${text}: no Kafka answer in time (is this a Kafka broker, and is it up?)`;
+  return text;
+}
+
+function describeNested(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   let text = err.message;
   const cause = (err as { cause?: unknown }).cause;
   if (cause instanceof Error && !text.includes(cause.message)) text += ` (${cause.message})`;
   const nested = (err as { errors?: unknown[] }).errors;
   if (Array.isArray(nested) && nested.length > 0) {
-    const reasons = [...new Set(nested.map(describeKafkaError))];
+    const reasons = [...new Set(nested.map(describeNested))];
     text += `: ${reasons.join('; ')}`;
   }
   return text;

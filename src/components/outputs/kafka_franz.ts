@@ -10,7 +10,7 @@ import type { Batch } from '../../message/message.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { durationMs } from '../fields/duration.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
-import { describeKafkaError, kafkaClientOptions, loadKafka } from '../kafka/client.js';
+import { describeKafkaError, type KafkaModule, kafkaClientOptions, loadKafka } from '../kafka/client.js';
 import { type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
 import { messageToRecord, type RecordTemplate } from '../kafka/records.js';
 
@@ -51,7 +51,27 @@ export interface ProduceSettings {
   autocreateTopics: boolean;
 }
 
+/** The reference's own checks of field combinations, in its words. */
+export function lintKafkaFranzOutput(config: KafkaFranzOutputConfig): string[] {
+  const problems: string[] = [];
+  if (config.partitioner === 'manual' && !config.partition)
+    problems.push('a partition must be specified when the partitioner is set to manual');
+  if (config.partition && config.partitioner !== 'manual')
+    problems.push('a partition cannot be specified unless the partitioner is set to manual');
+  if (config.timestamp && config.timestamp_ms)
+    problems.push('both timestamp and timestamp_ms cannot be specified simultaneously');
+  if (config.idempotent_write && config.acks !== 'all')
+    problems.push('idempotent_write requires acks to be set to all');
+  if (config.idempotent_write && config.max_in_flight_requests !== 1)
+    problems.push(
+      'idempotent_write requires max_in_flight_requests to be 1, set idempotent_write to false to use higher values',
+    );
+  return problems;
+}
+
 export function produceSettings(config: KafkaFranzOutputConfig): ProduceSettings {
+  const problem = lintKafkaFranzOutput(config)[0];
+  if (problem) throw new ConfigError(problem);
   const acks = ACKS[config.acks];
   if (acks === undefined) throw new ConfigError(`acks: ${config.acks} is not one of all, leader, none`);
   const compression = config.compression ?? 'none';
@@ -59,16 +79,28 @@ export function produceSettings(config: KafkaFranzOutputConfig): ProduceSettings
     throw new ConfigError(`compression: ${compression} is not one of ${COMPRESSIONS.join(', ')}`);
   if (config.partitioner !== undefined && !PARTITIONERS.includes(config.partitioner))
     throw new ConfigError(`partitioner: ${config.partitioner} is not one of ${PARTITIONERS.join(', ')}`);
-  if (config.partitioner === 'manual' && !config.partition)
-    throw new ConfigError('partition: the manual partitioner needs a partition');
-  if (config.partition && config.partitioner !== 'manual')
-    throw new ConfigError('partition: only used with `partitioner: manual`');
   return {
     acks,
-    // Idempotent producing needs every in-sync replica to acknowledge (Kafka's own rule).
-    idempotent: config.idempotent_write && acks === -1,
+    idempotent: config.idempotent_write,
     compression: compression as ProduceSettings['compression'],
     autocreateTopics: config.allow_auto_topic_creation,
+  };
+}
+
+/** The interpolated fields and the header filter of the config. */
+export function recordTemplate(
+  config: KafkaFranzOutputConfig,
+  interpolation: (text: string, fieldName: string) => Interpolation,
+): RecordTemplate {
+  const optional = (text: string | undefined, name: string): Interpolation | null =>
+    text ? interpolation(text, name) : null;
+  return {
+    topic: interpolation(config.topic, 'topic'),
+    key: optional(config.key, 'key'),
+    partition: optional(config.partition, 'partition'),
+    timestampMs: optional(config.timestamp_ms, 'timestamp_ms'),
+    timestampSec: optional(config.timestamp, 'timestamp'),
+    includeMeta: metadataFilter(config.metadata),
   };
 }
 
@@ -82,6 +114,8 @@ export class KafkaFranzWriter implements OutputWriter {
     private readonly config: KafkaFranzOutputConfig,
     private readonly template: RecordTemplate,
     private readonly settings: ProduceSettings,
+    /** The client library; tests pass a stand-in, since no broker is reachable for them. */
+    private readonly load: () => Promise<KafkaModule> = loadKafka,
   ) {
     this.brokers = seedBrokers(config.seed_brokers).join(',');
     this.timeoutMs = durationMs(config.timeout, 'timeout') || 10_000;
@@ -89,9 +123,9 @@ export class KafkaFranzWriter implements OutputWriter {
 
   async connect(): Promise<void> {
     await this.drop();
-    const kafka = await loadKafka();
+    const kafka = await this.load();
     const producer = new kafka.Producer<Buffer, Buffer, Buffer, Buffer>({
-      ...(await kafkaClientOptions(this.config)),
+      ...(await kafkaClientOptions(this.config, this.timeoutMs)),
       acks: this.settings.acks,
       // Idempotence is asked for per send: a producer constructed idempotent never settles its
       // metadata request while no broker answers (seen with @platformatic/kafka 1.35).
@@ -276,18 +310,10 @@ output:
 `,
     },
   ],
+  lint: lintKafkaFranzOutput,
   build(config, ctx) {
     const settings = produceSettings(config);
-    const optional = (text: string | undefined, name: string): Interpolation | null =>
-      text ? ctx.interpolation(text, name) : null;
-    const template: RecordTemplate = {
-      topic: ctx.interpolation(config.topic, 'topic'),
-      key: optional(config.key, 'key'),
-      partition: optional(config.partition, 'partition'),
-      timestampMs: optional(config.timestamp_ms, 'timestamp_ms'),
-      timestampSec: optional(config.timestamp, 'timestamp'),
-      includeMeta: metadataFilter(config.metadata),
-    };
+    const template = recordTemplate(config, (text, name) => ctx.interpolation(text, name));
     return ctx.wrapWriter(new KafkaFranzWriter(config, template, settings), {
       maxInFlight: config.max_in_flight,
       batching: config.batching,

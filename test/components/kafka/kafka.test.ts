@@ -2,9 +2,11 @@
 // and its lint, the record <-> message mapping, the commit checkpoints, and the error paths of a
 // broker that is absent or does not speak Kafka, through the real client library.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { parseInterpolation } from '../../../src/bloblang/index.js';
+import { type KafkaFranzInputConfig, topicSelection } from '../../../src/components/inputs/kafka_franz.js';
 import { PartitionCheckpoints } from '../../../src/components/kafka/checkpoints.js';
 import { messageToRecord, recordToMessage } from '../../../src/components/kafka/records.js';
 import { type KafkaFranzOutputConfig, produceSettings } from '../../../src/components/outputs/kafka_franz.js';
@@ -33,14 +35,37 @@ async function buildOutput(yaml: string) {
   return testEnv.builder.buildOutput(config.stream.output);
 }
 
-/** A TCP server that accepts and answers every request with bytes that are not Kafka. */
-async function garbageServer(): Promise<{ server: Server; port: number }> {
+/**
+ * A TCP peer on 127.0.0.1 that is not a Kafka broker: it answers each request with bytes that are
+ * not Kafka and hangs up (`garbage`), hangs up at once (`hangup`), or answers with garbage and
+ * then never anything more (`stuck`: the client can only give up waiting).
+ */
+async function notKafka(
+  mode: 'garbage' | 'hangup' | 'stuck',
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let requests = 0;
   const server = createServer((socket) => {
-    socket.on('data', () => socket.end(Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\nnot kafka')));
+    sockets.add(socket);
     socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    if (mode === 'hangup') socket.destroy();
+    socket.on('data', () => {
+      requests++;
+      const bytes = Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\nnot kafka');
+      if (mode === 'garbage') socket.end(bytes);
+      else socket.write(bytes);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, port: (server.address() as { port: number }).port };
+  return {
+    port: (server.address() as AddressInfo).port,
+    async stop() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+      if (mode !== 'hangup') assert.ok(requests > 0, 'the client did talk to the peer');
+    },
+  };
 }
 
 describe('kafka_franz (no broker: config, mapping, checkpoints, error paths)', () => {
@@ -69,13 +94,17 @@ output:
     seed_brokers: [ localhost:9092 ]
     topics: [ orders ]
     checkpoint_limit: lots
+    consumer_grp: g
 output:
   kafka_franz:
     seed_brokers: [ localhost:9092 ]
     topic: out
     topic_name: nope
 `);
-    assert.deepEqual(bad, ['(10,1) field topic_name not recognised']);
+    assert.deepEqual(bad, [
+      '(6,1) field consumer_grp not recognised',
+      '(11,1) field topic_name not recognised',
+    ]);
     // A value of the wrong type is refused when the config is read, naming the field and line.
     const parsed = parseYaml(
       'input:\n  kafka_franz:\n    seed_brokers: [ localhost:9092 ]\n    topics: [ orders ]\n    checkpoint_limit: lots\noutput:\n  drop: {}\n',
@@ -85,6 +114,23 @@ output:
       () => toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) }),
       /line 5: field checkpoint_limit: expected int value, got string/,
     );
+  });
+
+  it('loads the client library only when a kafka component connects', () => {
+    // A static import would make every nekton process pay for the library at start.
+    const files = [
+      'src/components/inputs/kafka_franz.ts',
+      'src/components/outputs/kafka_franz.ts',
+      ...readdirSync('src/components/kafka').map((f) => `src/components/kafka/${f}`),
+    ];
+    const loads: string[] = [];
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8');
+      for (const m of source.matchAll(/^import (?!type )[^;]*from '@platformatic\/kafka'/gm))
+        loads.push(`${file}: ${m[0]}`);
+      if (source.includes("import('@platformatic/kafka')")) loads.push(`${file}: dynamic`);
+    }
+    assert.deepEqual(loads, ['src/components/kafka/client.ts: dynamic']);
   });
 
   it('maps a record to a message with the reference metadata; multi_header keeps repeated headers', () => {
@@ -186,24 +232,69 @@ output:
     assert.equal(roomed, true);
   });
 
-  it('refuses produce settings Kafka cannot honour', () => {
+  it('lints field combinations with the reference messages, and refuses them at build too', () => {
+    const input = (body: string) =>
+      lint(`input:\n  kafka_franz:\n    seed_brokers: [ localhost:9092 ]\n${body}output:\n  drop: {}\n`);
+    assert.deepEqual(input('    topics: [ a ]\n'), [
+      '(3,1) a consumer group is mandatory when not using explicit topic partitions',
+    ]);
+    assert.deepEqual(input('    consumer_group: g\n'), [
+      '(3,1) either topics or regexp_topics_include must be specified',
+    ]);
+    assert.deepEqual(
+      input('    consumer_group: g\n    topics: [ a ]\n    regexp_topics_include: [ b.* ]\n'),
+      ['(3,1) cannot specify both topics and regexp_topics_include, use one or the other'],
+    );
+    assert.deepEqual(
+      input('    consumer_group: g\n    topics: [ a ]\n    regexp_topics_exclude: [ b.* ]\n'),
+      [
+        '(3,1) regexp_topics_exclude can only be used when regexp_topics is set to true or regexp_topics_include is specified',
+      ],
+    );
+    assert.deepEqual(input('    topics: [ "a:0" ]\n'), [
+      '(3,1) explicit topic partitions (a:0) are not supported by nekton',
+    ]);
+    assert.deepEqual(input('    consumer_group: g\n    regexp_topics_include: [ "logs-.*" ]\n'), []);
+
+    const output = (body: string) =>
+      lint(
+        `input:\n  stdin: {}\noutput:\n  kafka_franz:\n    seed_brokers: [ localhost:9092 ]\n    topic: t\n${body}`,
+      );
+    assert.deepEqual(output('    partitioner: manual\n'), [
+      '(5,1) a partition must be specified when the partitioner is set to manual',
+    ]);
+    assert.deepEqual(output('    partition: "1"\n'), [
+      '(5,1) a partition cannot be specified unless the partitioner is set to manual',
+    ]);
+    assert.deepEqual(output('    timestamp: "1"\n    timestamp_ms: "1000"\n'), [
+      '(5,1) both timestamp and timestamp_ms cannot be specified simultaneously',
+    ]);
+    assert.deepEqual(output('    acks: leader\n'), ['(5,1) idempotent_write requires acks to be set to all']);
+    assert.deepEqual(output('    max_in_flight_requests: 5\n'), [
+      '(5,1) idempotent_write requires max_in_flight_requests to be 1, set idempotent_write to false to use higher values',
+    ]);
+    assert.deepEqual(
+      output('    acks: leader\n    idempotent_write: false\n    max_in_flight_requests: 5\n'),
+      [],
+    );
+
     const base = {
       acks: 'all',
       idempotent_write: true,
+      max_in_flight_requests: 1,
       allow_auto_topic_creation: true,
     } as KafkaFranzOutputConfig;
     assert.equal(produceSettings(base).idempotent, true);
-    assert.equal(
-      produceSettings({ ...base, acks: 'leader' }).idempotent,
-      false,
-      'idempotence needs acks: all',
-    );
-    assert.throws(() => produceSettings({ ...base, acks: 'some' }), /acks: some is not one of/);
+    assert.throws(() => produceSettings({ ...base, acks: 'leader' }), /idempotent_write requires acks/);
     assert.throws(
-      () => produceSettings({ ...base, partitioner: 'manual' }),
-      /manual partitioner needs a partition/,
+      () => produceSettings({ ...base, acks: 'some', idempotent_write: false }),
+      /acks: some is not one of/,
     );
     assert.throws(() => produceSettings({ ...base, compression: 'brotli' }), /compression: brotli/);
+    assert.throws(
+      () => topicSelection({ topics: ['a'], regexp_topics: false } as KafkaFranzInputConfig),
+      /kafka_franz: a consumer group is mandatory/,
+    );
   });
 
   it('input: an absent broker is reported with its address, not ready, and retried without a crash', async () => {
@@ -224,7 +315,7 @@ output:
     await input.close();
   });
 
-  it('output: an absent broker fails the connection naming it; a server that is not Kafka too', async () => {
+  it('output: an absent broker fails the connection naming it, and the output is not connected', async () => {
     const port = await closedPort();
     const output = await buildOutput(`output:
   kafka_franz:
@@ -233,23 +324,48 @@ output:
 `);
     const error = await eventually(() => output.statuses()[0]?.error, 'a connection error', 15_000);
     assert.equal(output.statuses()[0]?.connected, false);
-    assert.match(error, new RegExp(`seed brokers 127\\.0\\.0\\.1:${port}`));
+    assert.match(error, new RegExp(`seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
     await output.close();
-
-    const { server, port: garbagePort } = await garbageServer();
-    try {
-      const confused = await buildOutput(`output:
-  kafka_franz:
-    seed_brokers: [ 127.0.0.1:${garbagePort} ]
-    topic: out
-    timeout: 2s
-`);
-      const why = await eventually(() => confused.statuses()[0]?.error, 'a protocol error', 15_000);
-      assert.equal(confused.statuses()[0]?.connected, false);
-      assert.match(why, new RegExp(`127\\.0\\.0\\.1:${garbagePort}`));
-      await confused.close();
-    } finally {
-      server.close();
-    }
   });
+
+  for (const mode of ['garbage', 'hangup', 'stuck'] as const) {
+    it(`input and output: a peer that is not Kafka (${mode}) fails the connection naming its address`, async () => {
+      const peer = await notKafka(mode);
+      const address = `127\\.0\\.0\\.1:${peer.port}`;
+      // `stuck` is only noticed by the request timeout: keep it short.
+      const quick = '    request_timeout_overhead: 200ms\n';
+      try {
+        const { input } = await buildInput(`input:
+  kafka_franz:
+    seed_brokers: [ 127.0.0.1:${peer.port} ]
+    topics: [ orders ]
+    consumer_group: g
+    session_timeout: 300ms
+    rebalance_timeout: 300ms
+    heartbeat_interval: 100ms
+    fetch_max_wait: 100ms
+${quick}output:
+  drop: {}
+`);
+        void input.read();
+        const inputError = await eventually(() => input.statuses()[0]?.error, 'an input error', 15_000);
+        assert.equal(input.statuses()[0]?.connected, false);
+        assert.match(inputError, new RegExp(`seed brokers ${address}: .*is this a Kafka broker`));
+        await input.close();
+
+        const output = await buildOutput(`output:
+  kafka_franz:
+    seed_brokers: [ 127.0.0.1:${peer.port} ]
+    topic: out
+    timeout: 300ms
+${quick}`);
+        const outputError = await eventually(() => output.statuses()[0]?.error, 'an output error', 15_000);
+        assert.equal(output.statuses()[0]?.connected, false);
+        assert.match(outputError, new RegExp(`seed brokers ${address}: .*is this a Kafka broker`));
+        await output.close();
+      } finally {
+        await peer.stop();
+      }
+    });
+  }
 });
