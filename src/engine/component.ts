@@ -10,6 +10,17 @@ export interface Transaction {
   ack: AckFn;
 }
 
+/**
+ * Several transactions read at once from memory (the hot path of scanned sources): each batch is
+ * still its own transaction for processors and outputs, but the group costs one read, one
+ * dispatch and one output call. `ack` settles exactly the given batches of the group (each batch
+ * must be settled once); its result never rejects.
+ */
+export interface TransactionGroup {
+  batches: Batch[];
+  ack(err: Error | null, batches: readonly Batch[]): void;
+}
+
 /** What an input connector implements. */
 export interface InputReader {
   /** Opens the connection. Throwing means "retry later with backoff". */
@@ -24,6 +35,11 @@ export interface InputReader {
    * then calls read()). Saves the promises of an async read per message for scanned sources.
    */
   readBuffered?(): Transaction | undefined;
+  /**
+   * Optional: up to `max` batches already in memory (at least two), all acknowledged through one
+   * `ack` called once per batch; undefined when fewer are buffered.
+   */
+  readBufferedGroup?(max: number): { batches: Batch[]; ack: AckFn } | undefined;
   /** Stops reading and releases resources; a pending read() must then settle (null is fine). */
   close(): Promise<void>;
 }
@@ -33,6 +49,8 @@ export interface OutputWriter {
   connect(): Promise<void>;
   /** Delivers the whole batch or throws. NotConnectedError makes the engine reconnect first. */
   write(batch: Batch): Promise<void>;
+  /** Optional: delivers several batches in one call, in order (all or throw), e.g. as one syscall. */
+  writeGroup?(batches: readonly Batch[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +67,10 @@ export interface ConnectionStatus {
 export interface Input {
   /** Next transaction; null when the input has ended for good or was closed. */
   read(): Promise<Transaction | null>;
+  /** Optional fast path: several transactions already in memory, or undefined (then call read()). */
+  readGroup?(max: number): TransactionGroup | undefined;
+  /** Optional: readGroup() if it has one, else the next read in turn (a group or one transaction). */
+  readMany?(max: number): TransactionGroup | Promise<Transaction | TransactionGroup | null>;
   statuses(): ConnectionStatus[];
   /** Stop reading: pending and later reads resolve null. Resolves once everything is released. */
   close(): Promise<void>;
@@ -67,6 +89,11 @@ export interface Output {
    * caller must nack. Callers may have several writes in flight; the output bounds them.
    */
   write(batch: Batch): Promise<void>;
+  /**
+   * Optional: writes several batches (each as if by write(), in order) and settles once all are
+   * delivered; rejects when any failed.
+   */
+  writeGroup?(batches: readonly Batch[]): Promise<void>;
   statuses(): ConnectionStatus[];
   /**
    * Sends any partially filled batch now and resolves once it was written: the stream calls this

@@ -56,9 +56,19 @@ export class WriterOutput implements Output {
     this.connectionFailed = id.metrics.counter('output_connection_failed');
     this.connectionLost = id.metrics.counter('output_connection_lost');
     id.signal?.addEventListener('abort', () => this.stopController.abort(STOPPED), { once: true });
+    // Only a writer that takes groups, without a batching policy, offers them (else the stream
+    // writes batch by batch, each settled on its own).
+    if (!this.batcher && writer.writeGroup) this.writeGroup = this.sendGroup;
     // Connect eagerly so /ready reflects the real state before the first message.
     this.ensureConnected().catch(() => undefined);
   }
+
+  writeGroup?: (batches: readonly Batch[]) => Promise<void>;
+
+  private readonly sendGroup = (batches: readonly Batch[]): Promise<void> => {
+    if (this.closing) return Promise.reject(new Error('output is closed'));
+    return this.send(batches, true);
+  };
 
   write(batch: Batch): Promise<void> {
     if (this.closing) return Promise.reject(new Error('output is closed'));
@@ -97,33 +107,42 @@ export class WriterOutput implements Output {
       for (const wake of this.inFlightDrained.splice(0)) wake();
   };
 
-  private send(batch: Batch): Promise<void> {
+  private send(batch: Batch): Promise<void>;
+  private send(batches: readonly Batch[], group: true): Promise<void>;
+  private send(what: Batch | readonly Batch[], group = false): Promise<void> {
     const wait = this.slots.acquire();
-    const work = wait ? wait.then(() => this.sendWithSlot(batch)) : this.sendWithSlot(batch);
+    const work = wait ? wait.then(() => this.sendWithSlot(what, group)) : this.sendWithSlot(what, group);
     this.inFlight++;
     work.then(this.untrack, this.untrack);
     return work;
   }
 
-  private async sendWithSlot(batch: Batch): Promise<void> {
+  /** `what` is one batch, or a group of batches when `group` (one writer call, metrics per group). */
+  private async sendWithSlot(what: Batch | readonly Batch[], group: boolean): Promise<void> {
     try {
       for (;;) {
         if (!this.connected && !(await this.ensureConnected()))
           throw new Error('output closed before delivery');
         const started = process.hrtime.bigint();
+        let messages = what.length;
         try {
-          await this.writer.write(batch);
+          if (group) {
+            const batches = what as readonly Batch[];
+            messages = 0;
+            for (let i = 0; i < batches.length; i++) messages += batches[i]!.length;
+            await this.writer.writeGroup!(batches);
+          } else await this.writer.write(what as Batch);
         } catch (err) {
           if (err instanceof NotConnectedError && !this.stopController.signal.aborted) {
             this.markLost(err);
             continue;
           }
-          this.errors.inc(batch.length);
+          this.errors.inc(messages);
           throw err instanceof Error ? err : new Error(String(err));
         }
         this.latency.observeNs(Number(process.hrtime.bigint() - started));
-        this.sent.inc(batch.length);
-        this.batchSent.inc();
+        this.sent.inc(messages);
+        this.batchSent.inc(group ? what.length : 1);
         return;
       }
     } finally {

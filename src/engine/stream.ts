@@ -5,11 +5,19 @@ import type { Logger } from 'pino';
 import { inheritResponseStore } from '../components/sync_response_store.js';
 import type { Batch } from '../message/message.js';
 import type { ComponentBuilder } from './builder.js';
-import type { Buffer, ConnectionStatus, Input, Output, Processor, Transaction } from './component.js';
+import type {
+  Buffer,
+  ConnectionStatus,
+  Input,
+  Output,
+  Processor,
+  Transaction,
+  TransactionGroup,
+} from './component.js';
 import type { ComponentConfig } from './context.js';
 import { errorMessage, STOPPED } from './errors.js';
 import { runProcessors } from './observed_processor.js';
-import { Semaphore } from './semaphore.js';
+import { OrderedSlots } from './ordered_slots.js';
 
 export interface StreamComponents {
   input: ComponentConfig;
@@ -21,12 +29,14 @@ export interface StreamComponents {
 
 /** How many transactions may wait for their output at once (bounds memory; feeds batching). */
 const MAX_PENDING_TRANSACTIONS = 4096;
+/** The most transactions a worker takes from an input's memory at once (see TransactionGroup). */
+const MAX_GROUP = 256;
 
 export class Stream {
   readonly startedNs = process.hrtime.bigint();
   private endedNs: bigint | null = null;
   private readonly pending = new Set<PendingTxn>();
-  private readonly slots = new Semaphore(MAX_PENDING_TRANSACTIONS);
+  private readonly slots = new OrderedSlots(MAX_PENDING_TRANSACTIONS);
   private readonly settledWaiters: Array<() => void> = [];
   private stopping = false;
   private lastErrorText: string | null = null;
@@ -152,7 +162,7 @@ export class Stream {
   private async consume(): Promise<void> {
     // An input that waits for its acks before it ends (to replay nacks) needs the flush first.
     this.input.onExhausted?.(() => void this.flushUntilSettled());
-    const source: { read(): Promise<Transaction | null> } = this.buffer ?? this.input;
+    const source: Pick<Input, 'read' | 'readMany'> = this.buffer ?? this.input;
     const pump = this.buffer ? this.pumpIntoBuffer(this.buffer) : Promise.resolve();
     const workers: Promise<void>[] = [];
     for (let i = 0; i < this.threads; i++) workers.push(this.worker(source));
@@ -170,10 +180,19 @@ export class Stream {
     }
   }
 
-  private async worker(source: { read(): Promise<Transaction | null> }): Promise<void> {
+  private async worker(source: Pick<Input, 'read' | 'readMany'>): Promise<void> {
+    // Groups only pay off when the output takes them in one call: writing a group batch by batch
+    // (fan-out, switch...) would start hundreds of writes at once and fill memory with them.
+    const grouped = source.readMany !== undefined && this.output.writeGroup !== undefined;
     for (;;) {
-      const txn = await source.read();
-      if (!txn) return;
+      const got = grouped ? source.readMany!(MAX_GROUP) : source.read();
+      const next = got instanceof Promise ? await got : got;
+      if (!next) return;
+      if ('batches' in next) {
+        await this.runGroup(next);
+        continue;
+      }
+      const txn = next;
       let batches: Batch[];
       try {
         const result = runProcessors(this.processors, txn.batch);
@@ -189,19 +208,63 @@ export class Stream {
         await txn.ack(null);
         continue;
       }
-      const wait = this.slots.acquire();
-      if (wait) await wait;
-      this.dispatch(txn, batches);
+      if (this.slots.tryTake(1)) this.dispatch(txn, batches);
+      else await this.slots.whenFree(1, () => this.dispatch(txn, batches));
     }
   }
 
+  /**
+   * The worker loop for a group: every batch goes through the processors on its own (as if read
+   * alone), and what survives is written with one output call (only used when the output has
+   * writeGroup). A write failure nacks every batch of the group that reached the output.
+   */
+  private async runGroup(group: TransactionGroup): Promise<void> {
+    const live: Batch[] = [];
+    const out: Batch[] = [];
+    const filtered: Batch[] = [];
+    const hasProcessors = this.processors.length > 0;
+    for (const batch of group.batches) {
+      let batches: Batch[];
+      try {
+        const result = runProcessors(this.processors, batch);
+        batches = result instanceof Promise ? await result : result;
+      } catch (err) {
+        group.ack(err instanceof Error ? err : new Error(String(err)), [batch]);
+        continue;
+      }
+      for (const b of batches) inheritResponseStore(batch, b);
+      if (hasProcessors) this.noteFlagged(batches);
+      if (batches.length === 0) {
+        // Everything was filtered or deleted on purpose: that counts as delivered.
+        filtered.push(batch);
+        continue;
+      }
+      live.push(batch);
+      for (const b of batches) out.push(b);
+    }
+    if (filtered.length !== 0) group.ack(null, filtered);
+    if (live.length === 0) return;
+    if (this.slots.tryTake(live.length)) this.dispatchGroup(group, live, out);
+    else await this.slots.whenFree(live.length, () => this.dispatchGroup(group, live, out));
+  }
+
+  private dispatchGroup(group: TransactionGroup, live: Batch[], out: Batch[]): void {
+    const pending: PendingTxn = { txn: null, group, batches: live, weight: live.length, settled: false };
+    this.pending.add(pending);
+    this.track(pending, this.output.writeGroup!(out));
+  }
+
   private dispatch(txn: Transaction, batches: Batch[]): void {
-    const pending: PendingTxn = { txn, settled: false };
+    const pending: PendingTxn = { txn, group: null, batches: null, weight: 1, settled: false };
     this.pending.add(pending);
     const written =
       batches.length === 1
         ? this.output.write(batches[0]!)
         : Promise.all(batches.map((b) => this.output.write(b)));
+    this.track(pending, written);
+  }
+
+  private track(pending: PendingTxn, written: Promise<unknown>): void {
     written.then(
       () => this.settle(pending, null),
       (err: unknown) => {
@@ -215,13 +278,15 @@ export class Stream {
 
   private settle(pending: PendingTxn, err: Error | null): void {
     if (pending.settled) return;
-    pending.txn.ack(err).catch((e) => this.noteError(e instanceof Error ? e : new Error(String(e))));
+    if (pending.txn)
+      pending.txn.ack(err).catch((e) => this.noteError(e instanceof Error ? e : new Error(String(e))));
+    else pending.group!.ack(err, pending.batches!);
     this.finish(pending);
   }
 
   private finish(pending: PendingTxn): void {
     pending.settled = true;
-    if (this.pending.delete(pending)) this.slots.release();
+    if (this.pending.delete(pending)) this.slots.release(pending.weight);
     if (this.pending.size === 0) for (const w of this.settledWaiters.splice(0)) w();
   }
 
@@ -267,8 +332,13 @@ export class Stream {
   }
 }
 
+/** One transaction waiting for its output, or some batches of a group (`txn` null). */
 interface PendingTxn {
-  txn: Transaction;
+  txn: Transaction | null;
+  group: TransactionGroup | null;
+  batches: readonly Batch[] | null;
+  /** Slots of MAX_PENDING_TRANSACTIONS it holds. */
+  weight: number;
   settled: boolean;
 }
 

@@ -45,9 +45,10 @@ export class Message {
   /** The content as a UTF-8 string. */
   text(): string {
     if (this.rawBytes === null && typeof this.structure === 'string') return this.structure;
-    return Buffer.from(this.bytes().buffer, this.bytes().byteOffset, this.bytes().byteLength).toString(
-      'utf8',
-    );
+    const bytes = this.bytes();
+    // Scanned and encoded payloads are Buffers already: decode without a second view.
+    if (Buffer.isBuffer(bytes)) return bytes.toString('utf8');
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   }
 
   setBytes(bytes: Uint8Array | string): void {

@@ -62,6 +62,26 @@ describe('stream delivery', () => {
     assert.ok(world.acks.every((a) => a.error === null));
   });
 
+  it('replays nacks that arrive after the source has ended', async () => {
+    const world = new FakeWorld();
+    let release: () => void = () => undefined;
+    world.writeGate = new Promise((resolve) => (release = resolve));
+    // The first writes fail only once the source has been read to its end.
+    world.failWrite = (attempt) => attempt <= 3;
+    const stream = await buildStream(world, { messages: numbered(3), autoReplayNacks: true, maxInFlight: 4 });
+    const running = stream.run();
+    while (world.writeAttempts.length < 3) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await running;
+    assert.deepEqual([...world.written].sort(), numbered(3));
+    assert.equal(world.acks.length, 3);
+    assert.ok(
+      world.acks.every((a) => a.error === null),
+      'a message was nacked to the source instead of replayed',
+    );
+  });
+
   it('applies the output batching policy and still acks every source message', async () => {
     const world = new FakeWorld();
     const stream = await buildStream(world, { messages: numbered(10), batchCount: 5, threads: 2 });

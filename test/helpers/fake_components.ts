@@ -21,7 +21,11 @@ export class FakeWorld {
   /** When set, writes wait for this promise before completing. */
   writeGate: Promise<void> | null = null;
   throwOn: (payload: string) => boolean = () => false;
+  /** Messages the fake filter processor deletes. */
+  dropOn: (payload: string) => boolean = () => false;
   closedOutputs = 0;
+  /** Calls of the output's writeGroup (only offered with `grouped`). */
+  groupWrites = 0;
   closedInputs = 0;
 }
 
@@ -29,7 +33,12 @@ interface FakeInputConfig {
   messages: string[];
   batch_size: number;
   auto_replay_nacks: boolean;
+  /** Offer every message as already buffered, several at once (the engine's group path). */
+  grouped: boolean;
 }
+
+/** What a grouped source records per ack: its messages share one ack, counted, not identified. */
+export const GROUP_ACK = '(group)';
 
 export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
   const input: ComponentSpec<FakeInputConfig> = {
@@ -58,10 +67,22 @@ export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
           world.closedInputs++;
         },
       };
+      if (config.grouped) {
+        const groupAck = async (err: Error | null) => {
+          world.acks.push({ payload: GROUP_ACK, error: err ? err.message : null });
+        };
+        reader.readBufferedGroup = (max) => {
+          if (config.messages.length - next < 2) return undefined;
+          const batches: Batch[] = [];
+          while (batches.length < max && next < config.messages.length)
+            batches.push([new Message(config.messages[next++]!)]);
+          return { batches, ack: groupAck };
+        };
+      }
       return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
     },
   };
-  const output: ComponentSpec<{ max_in_flight: number; batch_count: number }> = {
+  const output: ComponentSpec<{ max_in_flight: number; batch_count: number; grouped: boolean }> = {
     name: 'fake_output',
     kind: 'output',
     status: 'stable',
@@ -83,6 +104,17 @@ export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
           world.closedOutputs++;
         },
       };
+      if (config.grouped) {
+        writer.writeGroup = async (batches) => {
+          attempts++;
+          const payloads = batches.flatMap((b) => b.map((m) => m.text()));
+          world.writeAttempts.push(payloads);
+          world.groupWrites++;
+          if (world.writeGate) await world.writeGate;
+          if (world.failWrite(attempts, batches.flat())) throw new Error(`write ${attempts} failed`);
+          world.written.push(...payloads);
+        };
+      }
       const batching = config.batch_count
         ? { count: config.batch_count, byte_size: 0, period: '', check: '', processors: [] }
         : undefined;
@@ -105,7 +137,23 @@ export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
       };
     },
   };
-  return [input, output, processor] as ComponentSpec[];
+  const filter: ComponentSpec<Record<string, never>> = {
+    name: 'fake_filter',
+    kind: 'processor',
+    status: 'stable',
+    summary: 'deletes chosen messages',
+    fields: [],
+    build(): Processor {
+      return {
+        process(batch) {
+          const kept = batch.filter((m) => !world.dropOn(m.text()));
+          return kept.length === 0 ? [] : [kept];
+        },
+        close: async () => undefined,
+      };
+    },
+  };
+  return [input, output, processor, filter] as ComponentSpec[];
 }
 
 function component(type: string, path: string, config: unknown): ComponentConfig {
@@ -120,22 +168,30 @@ export function fakeStream(options: {
   batchCount?: number;
   processors?: ComponentConfig[];
   threads?: number;
+  /** The input buffers groups of messages and the output writes groups (the engine's fast path). */
+  grouped?: boolean;
 }): StreamComponents {
   return {
     input: component('fake_input', 'root.input', {
       messages: options.messages,
       batch_size: options.batchSize ?? 1,
       auto_replay_nacks: options.autoReplayNacks ?? false,
+      grouped: options.grouped ?? false,
     }),
     buffer: null,
     pipeline: { threads: options.threads ?? 1, processors: options.processors ?? [] },
     output: component('fake_output', 'root.output', {
       max_in_flight: options.maxInFlight ?? 1,
       batch_count: options.batchCount ?? 0,
+      grouped: options.grouped ?? false,
     }),
   };
 }
 
 export function throwerProcessor(): ComponentConfig {
   return component('fake_thrower', 'root.pipeline.processors.0', {});
+}
+
+export function filterProcessor(): ComponentConfig {
+  return component('fake_filter', 'root.pipeline.processors.0', {});
 }

@@ -4,8 +4,9 @@ import { stat, unlink } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import type { ComponentSpec } from '../../config/spec.js';
 import { field } from '../../config/spec.js';
-import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import type { AckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
+import type { Batch } from '../../message/message.js';
 import type { Scanner } from '../scanners/scanner.js';
 import { ScannedSource } from './scanned_source.js';
 import { type ScannerFieldsConfig, scannerFields, scannerResolver } from './scanner_fields.js';
@@ -67,6 +68,21 @@ export class FileReader implements InputReader {
 
   readBuffered(): Transaction | undefined {
     return this.closed ? undefined : this.current?.nextBuffered();
+  }
+
+  /** The messages left in the current chunk (each its own batch of one, as read() hands them out). */
+  readBufferedGroup(max: number): { batches: Batch[]; ack: AckFn } | undefined {
+    const source = this.current;
+    if (this.closed || !source || source.bufferedCount() < 2) return undefined;
+    const first = source.nextBuffered() as Transaction;
+    const batches: Batch[] = [first.batch];
+    // Every message of one source shares its ack (they are counted, not identified).
+    while (batches.length < max) {
+      const txn = source.nextBuffered();
+      if (!txn) break;
+      batches.push(txn.batch);
+    }
+    return { batches, ack: first.ack };
   }
 
   async close(): Promise<void> {

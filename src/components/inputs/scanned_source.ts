@@ -64,6 +64,11 @@ export class ScannedSource {
     return { batch: [msg], ack: this.ack };
   }
 
+  /** How many messages nextBuffered() can still hand out without reading. */
+  bufferedCount(): number {
+    return this.buffered.length - this.position;
+  }
+
   /** Stops scanning (closes the underlying stream through the iterator's return). */
   async close(): Promise<void> {
     this.exhausted = true;

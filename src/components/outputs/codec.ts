@@ -60,3 +60,30 @@ export function encodeMessages(messages: readonly Message[], codec: OutputCodec)
   }
   return out;
 }
+
+/** Several batches as one buffer: the bytes encodeMessages gives for each, concatenated. */
+export function encodeBatches(batches: readonly (readonly Message[])[], codec: OutputCodec): Buffer {
+  const delim = codec.delimiter;
+  let total = 0;
+  for (const messages of batches) {
+    for (let i = 0; i < messages.length; i++) {
+      const bytes = (messages[i] as Message).bytes();
+      total += bytes.length;
+      if (delim.length > 0 && !endsWith(bytes, delim)) total += delim.length;
+    }
+  }
+  const out = Buffer.allocUnsafe(total);
+  let pos = 0;
+  for (const messages of batches) {
+    for (let i = 0; i < messages.length; i++) {
+      const bytes = (messages[i] as Message).bytes();
+      out.set(bytes, pos);
+      pos += bytes.length;
+      if (delim.length > 0 && !endsWith(bytes, delim)) {
+        out.set(delim, pos);
+        pos += delim.length;
+      }
+    }
+  }
+  return out;
+}

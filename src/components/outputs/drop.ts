@@ -5,6 +5,7 @@ import type { Output, OutputWriter } from '../../engine/component.js';
 export class DropWriter implements OutputWriter {
   async connect(): Promise<void> {}
   async write(): Promise<void> {}
+  async writeGroup(): Promise<void> {}
   async close(): Promise<void> {}
 }
 

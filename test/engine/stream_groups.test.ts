@@ -1,0 +1,109 @@
+// The engine's group path: an input that has many messages in memory hands them out as one group,
+// and an output with writeGroup writes the survivors in one call. Each message must still be its
+// own transaction: acked once, only after it was written, nacks replayed, deleted ones acked.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Registry } from '../../src/engine/registry.js';
+import { Stream } from '../../src/engine/stream.js';
+import { createTestEnv } from '../helpers/context.js';
+import {
+  FakeWorld,
+  fakeSpecs,
+  fakeStream,
+  filterProcessor,
+  GROUP_ACK,
+  throwerProcessor,
+} from '../helpers/fake_components.js';
+
+const numbered = (n: number) => Array.from({ length: n }, (_, i) => `msg-${i}`);
+
+async function buildStream(world: FakeWorld, options: Parameters<typeof fakeStream>[0]) {
+  const { builder, env, abort } = createTestEnv({ registry: new Registry(fakeSpecs(world)) });
+  return Stream.build(fakeStream({ grouped: true, ...options }), builder, env.logger, abort);
+}
+
+const successes = (world: FakeWorld) => world.acks.filter((a) => a.error === null).length;
+
+describe('stream groups', () => {
+  it('writes groups in one call each, in order, and acks every message once', async () => {
+    const world = new FakeWorld();
+    const stream = await buildStream(world, { messages: numbered(1000), maxInFlight: 4 });
+    await stream.run();
+    assert.deepEqual(world.written, numbered(1000), 'order or content changed');
+    assert.ok(world.groupWrites > 0, 'the group path was not taken');
+    assert.ok(world.groupWrites < 100, `${world.groupWrites} group writes for 1000 messages`);
+    assert.equal(world.acks.length, 1000);
+    assert.ok(world.acks.every((a) => a.error === null));
+    // Only the first read (before the input connected) goes message by message.
+    assert.ok(world.acks.filter((a) => a.payload !== GROUP_ACK).length <= 1);
+    assert.equal(world.closedInputs, 1);
+    assert.equal(world.closedOutputs, 1);
+  });
+
+  it('replays a failed group write until every message is delivered, each acked once', async () => {
+    const world = new FakeWorld();
+    world.failWrite = (attempt) => attempt % 2 === 1;
+    const stream = await buildStream(world, {
+      messages: numbered(600),
+      autoReplayNacks: true,
+      maxInFlight: 2,
+    });
+    await stream.run();
+    assert.deepEqual([...new Set(world.written)].sort(), numbered(600).sort());
+    assert.equal(world.written.length, 600, 'a message was written twice although its write failed once');
+    assert.equal(world.acks.length, 600);
+    assert.equal(successes(world), 600);
+  });
+
+  it('without replay nacks exactly the messages of the failed group writes', async () => {
+    const world = new FakeWorld();
+    let failedAttempt: string[] = [];
+    world.failWrite = (_attempt, batch) => {
+      if (failedAttempt.length > 0 || batch.length < 2) return false;
+      failedAttempt = batch.map((m) => m.text());
+      return true;
+    };
+    const stream = await buildStream(world, { messages: numbered(700) });
+    await stream.run();
+    assert.ok(failedAttempt.length > 1, 'no group was written');
+    assert.equal(world.acks.length, 700);
+    assert.equal(world.acks.length - successes(world), failedAttempt.length);
+    assert.equal(world.written.length, 700 - failedAttempt.length);
+    for (const payload of failedAttempt) assert.ok(!world.written.includes(payload));
+  });
+
+  it('acks deleted messages without writing them and writes the rest', async () => {
+    const world = new FakeWorld();
+    world.dropOn = (p) => Number(p.slice(4)) % 10 === 0;
+    const stream = await buildStream(world, { messages: numbered(500), processors: [filterProcessor()] });
+    await stream.run();
+    const kept = numbered(500).filter((p) => Number(p.slice(4)) % 10 !== 0);
+    assert.deepEqual(world.written, kept);
+    assert.equal(world.acks.length, 500);
+    assert.equal(successes(world), 500);
+  });
+
+  it('delivers messages a processor throws on, flagged, inside groups', async () => {
+    const world = new FakeWorld();
+    world.throwOn = (p) => p === 'msg-7';
+    const stream = await buildStream(world, { messages: numbered(50), processors: [throwerProcessor()] });
+    await stream.run();
+    assert.deepEqual(world.written, numbered(50));
+    assert.equal(successes(world), 50);
+  });
+
+  it('stop() drains in-flight group writes and acks nothing unwritten', async () => {
+    const world = new FakeWorld();
+    let release: () => void = () => undefined;
+    world.writeGate = new Promise((resolve) => (release = resolve));
+    const stream = await buildStream(world, { messages: numbered(5000), maxInFlight: 2 });
+    const running = stream.run();
+    while (world.writeAttempts.length < 1) await new Promise((r) => setTimeout(r, 5));
+    const stopping = stream.stop(10_000);
+    setTimeout(release, 20);
+    await stopping;
+    await running;
+    assert.ok(world.written.length > 0);
+    assert.equal(successes(world), world.written.length, 'acks and writes differ');
+  });
+});
