@@ -10,6 +10,9 @@ export interface Transaction {
   ack: AckFn;
 }
 
+/** Settles some batches of a group at once (any subset, each once), all with the same outcome. */
+export type GroupAckFn = (err: Error | null, batches: readonly Batch[]) => Promise<void>;
+
 /**
  * Several transactions read at once from memory (the hot path of scanned sources): each batch is
  * still its own transaction for processors and outputs, but the group costs one read, one
@@ -36,10 +39,11 @@ export interface InputReader {
    */
   readBuffered?(): Transaction | undefined;
   /**
-   * Optional: up to `max` batches already in memory (at least two), all acknowledged through one
-   * `ack` called once per batch; undefined when fewer are buffered.
+   * Optional: up to `max` batches already in memory (at least two), acknowledged through one
+   * `ack` that settles any subset of them at once (a source that counts its acks may just use the
+   * subset's length); undefined when fewer are buffered.
    */
-  readBufferedGroup?(max: number): { batches: Batch[]; ack: AckFn } | undefined;
+  readBufferedGroup?(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined;
   /** Stops reading and releases resources; a pending read() must then settle (null is fine). */
   close(): Promise<void>;
 }

@@ -30,6 +30,8 @@ export interface Counter {
 export interface Timer {
   /** Records one duration in nanoseconds. */
   observeNs(ns: number): void;
+  /** Records the same duration `times` times (a group of transactions settled together). */
+  observeNsTimes(ns: number, times: number): void;
 }
 
 export interface Gauge {

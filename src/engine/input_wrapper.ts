@@ -122,28 +122,30 @@ export class ReaderInput implements Input {
     return {
       batches,
       ack: (err, settled) => {
-        const ns = Number(process.hrtime.bigint() - started);
-        for (let i = 0; i < settled.length; i++) {
-          this.latency.observeNs(ns);
-          if (err && this.autoReplayNacks && !this.closing) {
-            this.replays.push({ txn: { batch: settled[i]!, ack: sourceAck } });
-            this.outstanding--;
-          } else sourceAck(err).then(this.groupAckDone, this.groupAckFailed);
+        const count = settled.length;
+        this.latency.observeNsTimes(Number(process.hrtime.bigint() - started), count);
+        if (err && this.autoReplayNacks && !this.closing) {
+          // Each replayed batch is read again alone and settles its own share of the source.
+          for (let i = 0; i < count; i++) {
+            const batch = settled[i]!;
+            this.replays.push({ txn: { batch, ack: (e) => sourceAck(e, [batch]) } });
+          }
+          this.outstanding -= count;
+          this.checkDrained();
+          return;
         }
-        this.checkDrained();
+        // One source call for the whole set: a promise per group, not per message.
+        const done = () => {
+          this.outstanding -= count;
+          this.checkDrained();
+        };
+        sourceAck(err, settled).then(done, (e: unknown) => {
+          this.id.logger.warn(`failed to ack: ${errorMessage(e)}`);
+          done();
+        });
       },
     };
   }
-
-  private readonly groupAckDone = () => {
-    this.outstanding--;
-    this.checkDrained();
-  };
-
-  private readonly groupAckFailed = (e: unknown) => {
-    this.id.logger.warn(`failed to ack: ${errorMessage(e)}`);
-    this.groupAckDone();
-  };
 
   private readonly readDone = () => {
     this.readsInProgress--;

@@ -3,7 +3,7 @@ import type { MetricsProvider } from './builder.js';
 import type { Counter, Gauge, MetricsScope, Timer } from './context.js';
 
 const counter: Counter = { inc: () => undefined };
-const timer: Timer = { observeNs: () => undefined };
+const timer: Timer = { observeNs: () => undefined, observeNsTimes: () => undefined };
 const gauge: Gauge = { set: () => undefined };
 
 export const noopScope: MetricsScope = {

@@ -219,10 +219,10 @@ export class Stream {
    * writeGroup). A write failure nacks every batch of the group that reached the output.
    */
   private async runGroup(group: TransactionGroup): Promise<void> {
+    if (this.processors.length === 0) return this.dispatchWhenFree(group, group.batches, group.batches);
     const live: Batch[] = [];
     const out: Batch[] = [];
     const filtered: Batch[] = [];
-    const hasProcessors = this.processors.length > 0;
     for (const batch of group.batches) {
       let batches: Batch[];
       try {
@@ -233,7 +233,7 @@ export class Stream {
         continue;
       }
       for (const b of batches) inheritResponseStore(batch, b);
-      if (hasProcessors) this.noteFlagged(batches);
+      this.noteFlagged(batches);
       if (batches.length === 0) {
         // Everything was filtered or deleted on purpose: that counts as delivered.
         filtered.push(batch);
@@ -244,6 +244,11 @@ export class Stream {
     }
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
+    return this.dispatchWhenFree(group, live, out);
+  }
+
+  /** Writes `out` (what the `live` batches of the group became) once slots for them are free. */
+  private async dispatchWhenFree(group: TransactionGroup, live: Batch[], out: Batch[]): Promise<void> {
     if (this.slots.tryTake(live.length)) this.dispatchGroup(group, live, out);
     else await this.slots.whenFree(live.length, () => this.dispatchGroup(group, live, out));
   }

@@ -13,9 +13,10 @@ export class LogHistogram {
   private counts: Float64Array | undefined;
   private offset = 0;
 
-  observe(value: number): void {
-    this.count++;
-    this.sum += value;
+  /** Records `value`, `times` times over (same as that many observe(value) calls). */
+  observe(value: number, times = 1): void {
+    this.count += times;
+    this.sum += value * times;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
     const bucket = bucketOf(value);
@@ -23,7 +24,7 @@ export class LogHistogram {
     if (counts === undefined || bucket < this.offset || bucket >= this.offset + counts.length) {
       counts = this.cover(bucket);
     }
-    counts[bucket - this.offset]++;
+    counts[bucket - this.offset] += times;
   }
 
   /** The value at quantile q (0..1), or 0 with no observations. */

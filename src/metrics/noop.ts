@@ -2,7 +2,7 @@
 import type { Counter, Gauge, MetricsScope, Timer } from '../engine/context.js';
 
 const NOOP_COUNTER: Counter = { inc() {} };
-const NOOP_TIMER: Timer = { observeNs() {} };
+const NOOP_TIMER: Timer = { observeNs() {}, observeNsTimes() {} };
 const NOOP_GAUGE: Gauge = { set() {} };
 
 export const NOOP_SCOPE: MetricsScope = {

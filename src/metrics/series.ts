@@ -46,6 +46,9 @@ export class TimerSeries implements Timer, SeriesIdentity {
   observeNs(ns: number): void {
     this.histogram.observe(ns);
   }
+  observeNsTimes(ns: number, times: number): void {
+    this.histogram.observe(ns, times);
+  }
 }
 
 export type Series = CounterSeries | GaugeSeries | TimerSeries;

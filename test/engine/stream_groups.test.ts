@@ -11,7 +11,6 @@ import {
   fakeSpecs,
   fakeStream,
   filterProcessor,
-  GROUP_ACK,
   throwerProcessor,
 } from '../helpers/fake_components.js';
 
@@ -34,8 +33,12 @@ describe('stream groups', () => {
     assert.ok(world.groupWrites < 100, `${world.groupWrites} group writes for 1000 messages`);
     assert.equal(world.acks.length, 1000);
     assert.ok(world.acks.every((a) => a.error === null));
-    // Only the first read (before the input connected) goes message by message.
-    assert.ok(world.acks.filter((a) => a.payload !== GROUP_ACK).length <= 1);
+    assert.deepEqual(
+      world.acks.map((a) => a.payload).sort(),
+      numbered(1000).sort(),
+      'acks are not one per message',
+    );
+    assert.ok(world.groupAcks < 100, `${world.groupAcks} group acks for 1000 messages`);
     assert.equal(world.closedInputs, 1);
     assert.equal(world.closedOutputs, 1);
   });
@@ -53,6 +56,7 @@ describe('stream groups', () => {
     assert.equal(world.written.length, 600, 'a message was written twice although its write failed once');
     assert.equal(world.acks.length, 600);
     assert.equal(successes(world), 600);
+    assert.deepEqual(world.acks.map((a) => a.payload).sort(), numbered(600).sort());
   });
 
   it('without replay nacks exactly the messages of the failed group writes', async () => {
@@ -70,6 +74,8 @@ describe('stream groups', () => {
     assert.equal(world.acks.length - successes(world), failedAttempt.length);
     assert.equal(world.written.length, 700 - failedAttempt.length);
     for (const payload of failedAttempt) assert.ok(!world.written.includes(payload));
+    const nacked = world.acks.filter((a) => a.error !== null).map((a) => a.payload);
+    assert.deepEqual(nacked, failedAttempt, 'the nacks name other messages than the failed write');
   });
 
   it('acks deleted messages without writing them and writes the rest', async () => {

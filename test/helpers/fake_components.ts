@@ -26,6 +26,8 @@ export class FakeWorld {
   closedOutputs = 0;
   /** Calls of the output's writeGroup (only offered with `grouped`). */
   groupWrites = 0;
+  /** Calls of the input's group ack (only offered with `grouped`). */
+  groupAcks = 0;
   closedInputs = 0;
 }
 
@@ -36,9 +38,6 @@ interface FakeInputConfig {
   /** Offer every message as already buffered, several at once (the engine's group path). */
   grouped: boolean;
 }
-
-/** What a grouped source records per ack: its messages share one ack, counted, not identified. */
-export const GROUP_ACK = '(group)';
 
 export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
   const input: ComponentSpec<FakeInputConfig> = {
@@ -68,8 +67,10 @@ export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
         },
       };
       if (config.grouped) {
-        const groupAck = async (err: Error | null) => {
-          world.acks.push({ payload: GROUP_ACK, error: err ? err.message : null });
+        const groupAck = async (err: Error | null, batches: readonly Batch[]) => {
+          world.groupAcks++;
+          for (const batch of batches)
+            for (const m of batch) world.acks.push({ payload: m.text(), error: err ? err.message : null });
         };
         reader.readBufferedGroup = (max) => {
           if (config.messages.length - next < 2) return undefined;

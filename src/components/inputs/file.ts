@@ -4,7 +4,7 @@ import { stat, unlink } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import type { ComponentSpec } from '../../config/spec.js';
 import { field } from '../../config/spec.js';
-import type { AckFn, Input, InputReader, Transaction } from '../../engine/component.js';
+import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
 import type { Scanner } from '../scanners/scanner.js';
@@ -71,18 +71,10 @@ export class FileReader implements InputReader {
   }
 
   /** The messages left in the current chunk (each its own batch of one, as read() hands them out). */
-  readBufferedGroup(max: number): { batches: Batch[]; ack: AckFn } | undefined {
+  readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
     const source = this.current;
     if (this.closed || !source || source.bufferedCount() < 2) return undefined;
-    const first = source.nextBuffered() as Transaction;
-    const batches: Batch[] = [first.batch];
-    // Every message of one source shares its ack (they are counted, not identified).
-    while (batches.length < max) {
-      const txn = source.nextBuffered();
-      if (!txn) break;
-      batches.push(txn.batch);
-    }
-    return { batches, ack: first.ack };
+    return { batches: source.takeBuffered(max), ack: source.ackMany };
   }
 
   async close(): Promise<void> {

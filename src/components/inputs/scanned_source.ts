@@ -1,8 +1,8 @@
 // One scanned byte stream as inputs consume it: messages handed out one transaction at a
 // time (as Benthos does, so batch-aware processors see the same batches), with the acks of
 // every message counted so the source can be finished (e.g. deleted) once all are delivered.
-import type { AckFn, Transaction } from '../../engine/component.js';
-import type { Message } from '../../message/message.js';
+import type { AckFn, GroupAckFn, Transaction } from '../../engine/component.js';
+import type { Batch, Message } from '../../message/message.js';
 
 export interface ScannedSourceHooks {
   /** Called on every message before it is handed out (sets source metadata). */
@@ -20,6 +20,12 @@ export class ScannedSource {
   private firstError: Error | null = null;
   private finishCalled = false;
   private readonly ack: AckFn;
+  /** Settles several messages at once (groups): counted like ack(), by the number of batches. */
+  readonly ackMany: GroupAckFn = (err, batches) => {
+    if (err && !this.firstError) this.firstError = err;
+    this.outstanding -= batches.length;
+    return this.maybeFinish();
+  };
 
   constructor(
     messages: AsyncIterable<Message[]>,
@@ -67,6 +73,20 @@ export class ScannedSource {
   /** How many messages nextBuffered() can still hand out without reading. */
   bufferedCount(): number {
     return this.buffered.length - this.position;
+  }
+
+  /** Up to `max` buffered messages, each a batch of one, to be settled through ackMany. */
+  takeBuffered(max: number): Batch[] {
+    const end = Math.min(this.buffered.length, this.position + max);
+    const batches: Batch[] = new Array(end - this.position);
+    const decorate = this.hooks.decorate;
+    for (let i = 0; this.position < end; i++) {
+      const msg = this.buffered[this.position++] as Message;
+      decorate?.(msg);
+      batches[i] = [msg];
+    }
+    this.outstanding += batches.length;
+    return batches;
   }
 
   /** Stops scanning (closes the underlying stream through the iterator's return). */

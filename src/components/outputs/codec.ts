@@ -39,49 +39,38 @@ function endsWith(bytes: Uint8Array, suffix: Buffer): boolean {
 
 /** The messages and their delimiters as one buffer, so a batch is a single write. */
 export function encodeMessages(messages: readonly Message[], codec: OutputCodec): Buffer {
-  const delim = codec.delimiter;
-  const parts: Uint8Array[] = new Array(messages.length);
-  let total = 0;
-  for (let i = 0; i < messages.length; i++) {
-    const bytes = (messages[i] as Message).bytes();
-    parts[i] = bytes;
-    total += bytes.length;
-    if (delim.length > 0 && !endsWith(bytes, delim)) total += delim.length;
-  }
-  const out = Buffer.allocUnsafe(total);
-  let pos = 0;
-  for (const bytes of parts) {
-    out.set(bytes, pos);
-    pos += bytes.length;
-    if (delim.length > 0 && !endsWith(bytes, delim)) {
-      out.set(delim, pos);
-      pos += delim.length;
-    }
-  }
-  return out;
+  return encodeBatches([messages], codec);
 }
 
-/** Several batches as one buffer: the bytes encodeMessages gives for each, concatenated. */
+/** Several batches as one buffer: each message followed by the delimiter unless it ends with it. */
 export function encodeBatches(batches: readonly (readonly Message[])[], codec: OutputCodec): Buffer {
   const delim = codec.delimiter;
+  const delimLength = delim.length;
   let total = 0;
-  for (const messages of batches) {
+  for (let b = 0; b < batches.length; b++) {
+    const messages = batches[b]!;
     for (let i = 0; i < messages.length; i++) {
-      const bytes = (messages[i] as Message).bytes();
+      const bytes = messages[i]!.bytes();
       total += bytes.length;
-      if (delim.length > 0 && !endsWith(bytes, delim)) total += delim.length;
+      if (delimLength > 0 && !endsWith(bytes, delim)) total += delimLength;
     }
   }
   const out = Buffer.allocUnsafe(total);
+  // The common delimiter is one byte (\n): stored directly instead of copied.
+  const delimByte = delimLength === 1 ? delim[0]! : -1;
   let pos = 0;
-  for (const messages of batches) {
+  for (let b = 0; b < batches.length; b++) {
+    const messages = batches[b]!;
     for (let i = 0; i < messages.length; i++) {
-      const bytes = (messages[i] as Message).bytes();
+      const bytes = messages[i]!.bytes();
       out.set(bytes, pos);
       pos += bytes.length;
-      if (delim.length > 0 && !endsWith(bytes, delim)) {
-        out.set(delim, pos);
-        pos += delim.length;
+      if (delimLength > 0 && !endsWith(bytes, delim)) {
+        if (delimByte >= 0) out[pos++] = delimByte;
+        else {
+          out.set(delim, pos);
+          pos += delimLength;
+        }
       }
     }
   }
