@@ -116,10 +116,35 @@ export class CompiledMapping {
   }
 }
 
+/**
+ * Compiled programs by mapping text, so many streams sharing one mapping (and the linter checking
+ * it first) compile it once. Programs are stateless (state lives in each CompiledMapping); mappings
+ * with imports are never cached (the files may change). Bounded: the oldest entry goes first.
+ */
+const programCache = new Map<string, CompiledProgram>();
+const PROGRAM_CACHE_ENTRIES = 256;
+const PROGRAM_CACHE_MAX_TEXT = 16 * 1024;
+
 export function compileMapping(text: string, options: CompileOptions = {}): CompiledMapping {
+  const cached = programCache.get(text);
+  if (cached) return new CompiledMapping(cached);
+  let imported = false;
+  const program = compileProgramText(text, options, () => {
+    imported = true;
+  });
+  if (!imported && text.length <= PROGRAM_CACHE_MAX_TEXT) {
+    if (programCache.size >= PROGRAM_CACHE_ENTRIES)
+      programCache.delete(programCache.keys().next().value as string);
+    programCache.set(text, program);
+  }
+  return new CompiledMapping(program);
+}
+
+function compileProgramText(text: string, options: CompileOptions, onImport: () => void): CompiledProgram {
   const baseDir = options.importDir ?? process.cwd();
   const loading = new Set<string>();
   const loadFile = (dir: string, path: string, pos: number, src: string): Program => {
+    onImport();
     const full = isAbsolute(path) ? path : resolve(dir, path);
     let content: string;
     try {
@@ -144,7 +169,7 @@ export function compileMapping(text: string, options: CompileOptions = {}): Comp
   };
   const program = parseProgram(text, { loadFile: (p, at) => loadFile(baseDir, p, at, text) });
   const compiler = new Compiler(text);
-  return new CompiledMapping(compiler.compileProgram(program));
+  return compiler.compileProgram(program);
 }
 
 /** Reads the structured content of a message with the mapping error text on failure. */

@@ -13,6 +13,7 @@ import {
   visit,
 } from 'yaml';
 import { ConfigError } from '../engine/errors.js';
+import { parseSimpleYaml } from './fast_yaml.js';
 
 export interface ParsedYaml {
   readonly doc: Document;
@@ -30,7 +31,9 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
   // end of the stack V8 can fail to compile a regular expression, which kills the process.
   const tooDeepAt = nestsTooDeeply(text);
   if (tooDeepAt > 0) throw tooDeep(file, tooDeepAt);
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, strict: false });
+  const options = { prettyErrors: false, strict: false };
+  const doc =
+    parseSimpleYaml(text, lines, options) ?? parseDocument(text, { ...options, lineCounter: lines });
   const error = doc.errors[0];
   if (error?.message.includes('Maximum call stack size exceeded')) throw tooDeep(file, 1);
   if (error) {
