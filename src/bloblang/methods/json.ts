@@ -1,5 +1,6 @@
 // JSON methods: parse_json, format_json and json_schema (validated with ajv).
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Value } from '../library.js';
 import { bytesToString, stringToBytes, toJson, toJsonIndented } from '../value.js';
 import { GoJsonError, parseGoJson } from './json_go.js';
@@ -37,7 +38,13 @@ method(
 
 // json_schema ------------------------------------------------------------------
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// Required on first use: ajv costs ~40 ms of start-up for mappings that never validate.
+const require = createRequire(import.meta.url);
+let ajv: Ajv | undefined;
+function validator(): Ajv {
+  ajv ??= new (require('ajv') as { Ajv: typeof Ajv }).Ajv({ allErrors: true, strict: false });
+  return ajv;
+}
 const schemaCache = new Map<string, ValidateFunction>();
 
 function compile(schemaText: string): ValidateFunction {
@@ -50,7 +57,7 @@ function compile(schemaText: string): ValidateFunction {
       throw fail(`failed to parse json schema definition: ${(e as Error).message}`);
     }
     try {
-      fn = ajv.compile(schema as object);
+      fn = validator().compile(schema as object);
     } catch (e) {
       throw fail(`failed to parse json schema definition: ${(e as Error).message}`);
     }

@@ -1,6 +1,10 @@
 // Dialing AMQP 0.9.1 brokers for the `amqp_0_9` input and output: URL lists with fallback,
 // TLS, and errors that name the (password-redacted) address that failed.
-import { type ChannelModel, connect, credentials } from 'amqplib';
+import type { ChannelModel } from 'amqplib';
+
+// Loaded on first connect: amqplib costs ~25 ms of start-up for configs that never use it.
+let amqplib: typeof import('amqplib') | undefined;
+
 import type { TlsConfig } from '../fields/tls.js';
 import { tlsOptions } from '../fields/tls.js';
 
@@ -52,6 +56,7 @@ export async function dialAny(
       failures.push(`${redactUrl(raw)}: not a valid URL`);
       continue;
     }
+    amqplib ??= await import('amqplib');
     const socketOptions: Record<string, unknown> = { timeout: DIAL_TIMEOUT_MS };
     if (connectionName) socketOptions.clientProperties = { connection_name: connectionName };
     if (secure) {
@@ -62,11 +67,11 @@ export async function dialAny(
       }
       Object.assign(socketOptions, secure, { servername: target.hostname });
       // No user in the URL: authenticate with the client certificate (SASL EXTERNAL).
-      if (!target.username) socketOptions.credentials = credentials.external();
+      if (!target.username) socketOptions.credentials = amqplib.credentials.external();
     }
     if (!target.searchParams.has('heartbeat')) target.searchParams.set('heartbeat', String(HEARTBEAT_S));
     try {
-      return { connection: await connect(target.toString(), socketOptions), address: redactUrl(raw) };
+      return { connection: await amqplib.connect(target.toString(), socketOptions), address: redactUrl(raw) };
     } catch (err) {
       failures.push(`${redactUrl(raw)}: ${describe(err)}`);
     }

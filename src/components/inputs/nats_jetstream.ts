@@ -1,16 +1,13 @@
 // The `nats_jetstream` input: reads a stream through a pull consumer (durable, shared by name,
 // or ephemeral), acks each message after delivery and naks it on failure so the server redelivers.
-import {
-  AckPolicy,
-  type ConsumerConfig,
-  type ConsumerMessages,
+import type {
+  ConsumerConfig,
+  ConsumerMessages,
   DeliverPolicy,
-  type JetStreamManager,
-  type JsMsg,
-  jetstream,
-  jetstreamManager,
+  JetStreamManager,
+  JsMsg,
 } from '@nats-io/jetstream';
-import { type NatsConnection, nanos } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
@@ -28,6 +25,7 @@ import {
   tracingMapField,
   urlsField,
 } from '../nats/connection.js';
+import { nats } from '../nats/library.js';
 
 export interface NatsJetStreamInputConfig extends NatsConnectionConfig {
   queue?: string;
@@ -42,12 +40,17 @@ export interface NatsJetStreamInputConfig extends NatsConnectionConfig {
   extract_tracing_map?: string;
 }
 
-const DELIVER: Record<string, DeliverPolicy> = {
-  all: DeliverPolicy.All,
-  last: DeliverPolicy.Last,
-  last_per_subject: DeliverPolicy.LastPerSubject,
-  new: DeliverPolicy.New,
-};
+/** The reference's `deliver` values as the client's policies (read after connect: the client loads then). */
+function deliverPolicy(deliver: string): DeliverPolicy {
+  const { DeliverPolicy: Policy } = nats().jetstream;
+  const policies: Record<string, DeliverPolicy> = {
+    all: Policy.All,
+    last: Policy.Last,
+    last_per_subject: Policy.LastPerSubject,
+    new: Policy.New,
+  };
+  return policies[deliver.toLowerCase()] ?? Policy.All;
+}
 
 // An unnamed consumer disappears this long after its last reader went away.
 const EPHEMERAL_INACTIVE_MS = 5 * 60_000;
@@ -73,10 +76,10 @@ export class NatsJetStreamReader implements InputReader {
   async connect(): Promise<void> {
     const nc = await connectNats(this.config, this.name);
     try {
-      const jsm = await jetstreamManager(nc);
+      const jsm = await nats().jetstream.jetstreamManager(nc);
       const stream = await this.resolveStream(jsm);
       const consumerName = await this.resolveConsumer(jsm, stream);
-      const consumer = await jetstream(nc).consumers.get(stream, consumerName);
+      const consumer = await nats().jetstream.jetstream(nc).consumers.get(stream, consumerName);
       // The client pulls ahead at most this many messages; the server bounds the rest by max_ack_pending.
       const prefetch = Math.max(1, Math.min(this.config.max_ack_pending, 256));
       this.messages = await consumer.consume({ max_messages: prefetch });
@@ -177,12 +180,14 @@ export class NatsJetStreamReader implements InputReader {
       }
     }
     const wanted: Partial<ConsumerConfig> = {
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DELIVER[this.config.deliver.toLowerCase()] ?? DeliverPolicy.All,
-      ack_wait: nanos(this.ackWaitMs),
+      ack_policy: nats().jetstream.AckPolicy.Explicit,
+      deliver_policy: deliverPolicy(this.config.deliver),
+      ack_wait: nats().transport.nanos(this.ackWaitMs),
       max_ack_pending: this.config.max_ack_pending,
       ...(this.config.subject ? { filter_subject: this.config.subject } : {}),
-      ...(name ? { durable_name: name } : { inactive_threshold: nanos(EPHEMERAL_INACTIVE_MS) }),
+      ...(name
+        ? { durable_name: name }
+        : { inactive_threshold: nats().transport.nanos(EPHEMERAL_INACTIVE_MS) }),
     };
     try {
       return (await jsm.consumers.add(stream, wanted)).name;

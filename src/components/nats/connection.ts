@@ -1,23 +1,14 @@
 // The connection fields every NATS component shares (urls, reconnects, TLS, auth), dialing a
 // server with errors that name the address, and the mapping between NATS headers and metadata.
 import { readFile } from 'node:fs/promises';
-import {
-  type Authenticator,
-  connect,
-  headers as createHeaders,
-  credsAuthenticator,
-  jwtAuthenticator,
-  type MsgHdrs,
-  type NatsConnection,
-  type NodeConnectionOptions,
-  nkeyAuthenticator,
-} from '@nats-io/transport-node';
+import type { Authenticator, MsgHdrs, NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import type { Interpolation } from '../../bloblang/index.js';
 import { type FieldSpec, field } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { Batch, Message } from '../../message/message.js';
 import type { MetadataFilterConfig } from '../fields/metadata.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
+import { loadNats, nats } from './library.js';
 
 export interface NatsAuthConfig {
   nkey_file?: string;
@@ -132,6 +123,7 @@ const encoder = new TextEncoder();
 
 async function authenticators(auth: NatsAuthConfig): Promise<Authenticator[]> {
   const out: Authenticator[] = [];
+  const { nkeyAuthenticator, credsAuthenticator, jwtAuthenticator } = (await loadNats()).transport;
   if (auth.nkey_file)
     out.push(nkeyAuthenticator(encoder.encode((await readFile(auth.nkey_file, 'utf8')).trim())));
   if (auth.nkey) out.push(nkeyAuthenticator(encoder.encode(auth.nkey)));
@@ -178,7 +170,7 @@ export async function connectNats(config: NatsConnectionConfig, name: string): P
   const options = await connectionOptions(config, name);
   const where = (options.servers as string[]).map(redactUrl).join(', ');
   try {
-    return await connect(options);
+    return await (await loadNats()).transport.connect(options);
   } catch (err) {
     throw new Error(`cannot connect to NATS at ${where}: ${describe(err)}`);
   }
@@ -233,7 +225,7 @@ export class HeaderBuilder {
 
   build(batch: Batch, index: number): MsgHdrs | undefined {
     if (this.entries.length === 0 && !this.includeMeta) return undefined;
-    const hdrs = createHeaders();
+    const hdrs = nats().transport.headers();
     for (const [k, v] of this.entries) hdrs.set(k, v.render(batch, index));
     if (this.includeMeta) {
       for (const [k, v] of (batch[index] as Message).metadata()) {

@@ -1,10 +1,11 @@
 // A NATS key-value bucket opened on first use (and again after the connection was lost), shared
 // by the `nats_kv` cache and processor.
-import { type KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type FieldSpec, field } from '../../config/spec.js';
 import { errorMessage } from '../../engine/errors.js';
 import { closeQuietly, connectNats, expandUrls, type NatsConnectionConfig, redactUrl } from './connection.js';
+import { nats } from './library.js';
 
 export interface NatsKvConfig extends NatsConnectionConfig {
   bucket: string;
@@ -70,7 +71,7 @@ export class KvBucket {
   private async open(): Promise<KV> {
     const nc = await connectNats(this.config, this.name);
     try {
-      const kv = await new Kvm(nc).open(this.config.bucket);
+      const kv = await new (nats().kv.Kvm)(nc).open(this.config.bucket);
       // open() is lazy: asking for the status proves the bucket exists.
       await kv.status();
       if (this.closed) throw new Error('closed while opening');

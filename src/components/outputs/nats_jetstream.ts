@@ -1,6 +1,6 @@
 // The `nats_jetstream` output: publishes each message to a JetStream subject and counts it as
 // written only once the stream has stored it (the publish ack).
-import { type JetStreamClient, jetstream } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
@@ -20,6 +20,7 @@ import {
   tracingMapField,
   urlsField,
 } from '../nats/connection.js';
+import { nats } from '../nats/library.js';
 
 export interface NatsJetStreamOutputConfig extends NatsConnectionConfig {
   subject: string;
@@ -49,7 +50,7 @@ export class NatsJetStreamWriter implements OutputWriter {
       return;
     }
     this.nc = nc;
-    this.js = jetstream(nc);
+    this.js = nats().jetstream.jetstream(nc);
   }
 
   async write(batch: Batch): Promise<void> {

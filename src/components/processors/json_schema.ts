@@ -2,7 +2,7 @@
 // flagged as failed (its content never changes).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
@@ -16,6 +16,8 @@ export interface JsonSchemaConfig {
 }
 
 const require = createRequire(import.meta.url);
+// Required on first use: ajv costs ~40 ms of start-up for configs that never validate.
+const loadAjv = (): typeof AjvClass => (require('ajv') as { Ajv: typeof AjvClass }).Ajv;
 
 /** Compiles a schema once. Draft-06 and draft-07 are understood; draft-04 is read as draft-07. */
 export function compileSchema(text: string): ValidateFunction {
@@ -30,6 +32,7 @@ export function compileSchema(text: string): ValidateFunction {
     schema = rest;
   }
   // gojsonschema reports every failure and ignores keywords it does not know.
+  const Ajv = loadAjv();
   const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, logger: false });
   ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
   try {
