@@ -16,7 +16,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   const { config } = loaded;
   if (!config.stream) throw new Error('the config has no stream sections');
   const logger = createLogger(loaded.logLevel ? { ...config.logger, level: loaded.logLevel } : config.logger);
-  const metrics = createMetricsRegistry({ type: config.metrics.type });
+  const metrics = createMetricsRegistry({ type: config.metrics.type, exported: config.http.enabled });
   const http = new HttpServer({
     config: config.http,
     metricsHandler: metrics.handler,

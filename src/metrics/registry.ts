@@ -1,7 +1,8 @@
 // The process's metrics: scopes handed to components, the `/metrics` handler (Prometheus text or the
 // json_api object), and the per-stream view behind `/streams/{id}/stats`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, type Metric, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Metric, Registry } from 'prom-client';
 import type { Counter, EndpointHandler, Gauge, MetricsScope, Timer } from '../engine/context.js';
 import { ConfigError } from '../engine/errors.js';
 import { sendJson } from '../http/respond.js';
@@ -18,7 +19,15 @@ export interface MetricsRegistryOptions {
   type: string;
   /** Also export Node's process metrics (cpu, memory, event loop); prometheus only. Default true. */
   processMetrics?: boolean;
+  /**
+   * False when nothing can scrape `/metrics` (the HTTP server is disabled): series are still kept
+   * (stats, logs) but the Prometheus exporter, ~80 modules of start-up, is never loaded. Default true.
+   */
+  exported?: boolean;
 }
+
+// prom-client is CommonJS: required when an exporter is made, so unexported runs never load it.
+const require = createRequire(import.meta.url);
 
 /** The labels the manager puts on every component metric. */
 export interface BaseLabels {
@@ -55,7 +64,11 @@ export function createMetricsRegistry(options: MetricsRegistryOptions): MetricsR
       `metrics type ${options.type} is not supported (use one of ${METRICS_TYPES.join(', ')})`,
     );
   }
-  return new SeriesStore(options.type as MetricsType, options.processMetrics ?? true);
+  return new SeriesStore(
+    options.type as MetricsType,
+    options.processMetrics ?? true,
+    options.exported ?? true,
+  );
 }
 
 interface IndexedSeries {
@@ -71,10 +84,12 @@ class SeriesStore implements MetricsRegistry {
   private readonly byStream = new Map<string, Map<string, IndexedSeries>>();
   private readonly exporter: Registry | undefined;
 
-  constructor(type: MetricsType, processMetrics: boolean) {
+  constructor(type: MetricsType, processMetrics: boolean, exported: boolean) {
     this.type = type;
-    if (type === 'prometheus') {
-      const exporter = new Registry();
+    if (type === 'prometheus' && exported) {
+      const { Registry: PromRegistry, collectDefaultMetrics } =
+        require('prom-client') as typeof import('prom-client');
+      const exporter = new PromRegistry();
       if (processMetrics) collectDefaultMetrics({ register: exporter });
       this.exporter = exporter;
       this.handler = async (_req: IncomingMessage, res: ServerResponse) => {
