@@ -146,12 +146,18 @@ method('index', [p.int('index')], (t, a) => {
 
 method('join', [p.str('delimiter', { optional: true })], (t, a) => {
   const delim = argOptString(a, 0) ?? '';
-  const parts = arrayTarget(t).map((e, i) => {
-    if (typeof e === 'string') return e;
-    if (e instanceof Uint8Array) return bytesToString(e);
-    throw fail(`failed to join element ${i}: ${new TypeMismatchError(['string'], e).message}`);
-  });
-  return parts.join(delim);
+  const items = arrayTarget(t);
+  // Concatenated directly: no intermediate array per call (join is common in hot mappings).
+  let out = '';
+  for (let i = 0; i < items.length; i++) {
+    const e = items[i];
+    let part: string;
+    if (typeof e === 'string') part = e;
+    else if (e instanceof Uint8Array) part = bytesToString(e);
+    else throw fail(`failed to join element ${i}: ${new TypeMismatchError(['string'], e).message}`);
+    out = i === 0 ? part : out + delim + part;
+  }
+  return out;
 });
 
 /** Applies a query to each element (array) or {key, value} pair (object); deleted() drops it. */

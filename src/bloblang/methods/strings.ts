@@ -353,11 +353,16 @@ const SPACE =
   '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
 
 const SPACE_SET = new Set(SPACE);
+/** Printable ASCII other than space: never in SPACE. */
+const isPlainAscii = (c: number) => c > 32 && c < 127;
 let lastCutset = SPACE;
 let lastCutsetChars = SPACE_SET;
 
 /** Strips characters of `set` from both ends (Go's strings.Trim). */
 function trimSet(s: string, set: string): string {
+  if (s.length === 0) return s;
+  // Default cutset and printable ASCII at both ends (the usual case): nothing to strip.
+  if (set === SPACE && isPlainAscii(s.charCodeAt(0)) && isPlainAscii(s.charCodeAt(s.length - 1))) return s;
   if (set !== lastCutset) {
     lastCutset = set;
     lastCutsetChars = new Set(Array.from(set));
