@@ -201,7 +201,7 @@ export class ReaderInput implements Input {
       if (!this.connected && !(await this.connect())) return null;
       let txn: Transaction | null | undefined;
       try {
-        txn = await this.raceStop(this.reader.read());
+        txn = await this.raceStop(this.reader.read(), this.nackAbandoned);
       } catch (err) {
         if (this.closing) return null;
         if (err instanceof NotConnectedError) {
@@ -252,6 +252,11 @@ export class ReaderInput implements Input {
     return { batch, ack };
   }
 
+  /** A transaction the reader produced after the input was stopped: handed back, never delivered. */
+  private readonly nackAbandoned = (txn: Transaction | null) => {
+    if (txn) this.settle(txn.ack, new Error('input closed before the message was processed'));
+  };
+
   private settle(ack: AckFn, err: Error): void {
     ack(err).catch((e) => this.id.logger.warn(`failed to nack: ${errorMessage(e)}`));
   }
@@ -292,20 +297,26 @@ export class ReaderInput implements Input {
    * Resolves undefined as soon as the input is closed, so a hung read never blocks shutdown.
    * Reads and connects are serialised, so one slot holds the waiting resolver: the abort listener
    * is registered once in the constructor instead of once per read (EventTarget calls showed up
-   * in the W1 profile).
+   * in the W1 profile). `abandoned` receives a result that arrives after the stop won the race
+   * (a read's transaction must then be nacked, not forgotten).
    */
-  private raceStop<T>(work: Promise<T>): Promise<T | undefined> {
+  private raceStop<T>(work: Promise<T>, abandoned?: (late: T) => void): Promise<T | undefined> {
     if (this.stopController.signal.aborted) {
-      work.catch(() => undefined);
+      work.then((v) => abandoned?.(v), () => undefined);
       return Promise.resolve(undefined);
     }
     return new Promise((resolve, reject) => {
-      const onStop = () => resolve(undefined);
+      let stopped = false;
+      const onStop = () => {
+        stopped = true;
+        resolve(undefined);
+      };
       this.waitingForWork = onStop;
       work.then(
         (v) => {
           if (this.waitingForWork === onStop) this.waitingForWork = null;
-          resolve(v);
+          if (stopped) abandoned?.(v);
+          else resolve(v);
         },
         (e) => {
           if (this.waitingForWork === onStop) this.waitingForWork = null;

@@ -82,6 +82,22 @@ describe('stream delivery', () => {
     );
   });
 
+  it('nacks a message the reader returns after the stream was stopped', async () => {
+    const world = new FakeWorld();
+    let release: () => void = () => undefined;
+    world.readGate = new Promise((resolve) => (release = resolve));
+    const stream = await buildStream(world, { messages: numbered(3) });
+    const running = stream.run();
+    await new Promise((r) => setTimeout(r, 20));
+    await stream.stop(1_000);
+    await running;
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(world.written.length, 0);
+    assert.equal(world.acks.length, 1, 'the late message was neither acked nor nacked');
+    assert.ok(world.acks[0]!.error?.includes('input closed'), String(world.acks[0]!.error));
+  });
+
   it('applies the output batching policy and still acks every source message', async () => {
     const world = new FakeWorld();
     const stream = await buildStream(world, { messages: numbered(10), batchCount: 5, threads: 2 });
