@@ -3,13 +3,12 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import { type ComponentSpec, field } from '../../config/spec.js';
-import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { Message } from '../../message/message.js';
+import { type Batch, Message } from '../../message/message.js';
 import { closeQuietly, connectionName, dialAny, expandUrls } from '../amqp/connection.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
-import { DeliveryQueue } from './delivery_queue.js';
 
 export interface AmqpInputConfig {
   urls: string[];
@@ -117,10 +116,154 @@ export function deliveryToMessage(delivery: ConsumeMessage): Message {
   return msg;
 }
 
+/**
+ * Deliveries waiting to be read, in order: one at a time (read, or readBuffered without a promise)
+ * or several at once (groups). A lost connection drops them (the broker redelivers) and fails reads.
+ */
+class Deliveries {
+  private items: ConsumeMessage[] = [];
+  private at = 0;
+  private waiter: { resolve: (d: ConsumeMessage | null) => void; reject: (err: Error) => void } | null = null;
+  private failure: Error | null = null;
+  private ended = false;
+
+  get size(): number {
+    return this.items.length - this.at;
+  }
+
+  push(delivery: ConsumeMessage): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    if (waiter) waiter.resolve(delivery);
+    else this.items.push(delivery);
+  }
+
+  fail(err: Error): void {
+    if (this.failure || this.ended) return;
+    this.failure = err;
+    this.clear();
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.reject(err);
+  }
+
+  end(): void {
+    this.ended = true;
+    this.clear();
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.resolve(null);
+  }
+
+  /** The next delivery; null once ended; rejects once failed. One read at a time (the engine serialises reads). */
+  next(): Promise<ConsumeMessage | null> {
+    const delivery = this.take();
+    if (delivery) return Promise.resolve(delivery);
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
+    });
+  }
+
+  take(): ConsumeMessage | undefined {
+    if (this.at >= this.items.length) return undefined;
+    const delivery = this.items[this.at++];
+    if (this.at === this.items.length) this.clear();
+    return delivery;
+  }
+
+  takeMany(max: number): ConsumeMessage[] {
+    const taken = this.items.slice(this.at, this.at + max);
+    this.at += taken.length;
+    if (this.at === this.items.length) this.clear();
+    return taken;
+  }
+
+  private clear(): void {
+    this.items = [];
+    this.at = 0;
+  }
+}
+
+/**
+ * Settles deliveries with the broker. Acks that extend the run of settled tags from the lowest
+ * up are sent together as one `multiple` ack once the current callbacks are done (next tick: the
+ * confirms of one reply settle several groups at once), as a hand-written consumer acks a prefetch
+ * window; others go one by one at once, so a delivery still in flight
+ * is never covered by a multiple ack and a slow one never holds back the acks of the rest.
+ */
+class Settler {
+  /** Every delivery tag up to here is settled with the broker. */
+  private sent = 0;
+  /** The highest delivery of the acks waiting for the flush: they are exactly (sent, its tag]. */
+  private runEnd: ConsumeMessage | null = null;
+  /** Tags above `sent` settled one by one. */
+  private readonly above = new Set<number>();
+  private flushing = false;
+
+  constructor(
+    private readonly channel: Channel,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** `deliveries` are distinct and unsettled; `requeue` undefined acks, else nacks. */
+  settle(deliveries: readonly ConsumeMessage[], requeue?: boolean): void {
+    if (requeue === undefined && this.extendRun(deliveries)) return;
+    for (const d of deliveries) {
+      if (requeue === undefined) this.channel.ack(d);
+      else this.channel.nack(d, false, requeue);
+      this.above.add(d.fields.deliveryTag);
+    }
+    if (!this.runEnd) this.advance();
+  }
+
+  /** Sends the pending multiple ack now (before the channel closes). */
+  flush(): void {
+    const end = this.runEnd;
+    if (!end) return;
+    this.runEnd = null;
+    this.channel.ack(end, true);
+    this.sent = end.fields.deliveryTag;
+    this.advance();
+  }
+
+  /** Adds the deliveries to the pending run when they continue it without a gap. */
+  private extendRun(deliveries: readonly ConsumeMessage[]): boolean {
+    let low = Number.POSITIVE_INFINITY;
+    let high = deliveries[0]!;
+    for (const d of deliveries) {
+      const tag = d.fields.deliveryTag;
+      if (tag < low) low = tag;
+      if (tag > high.fields.deliveryTag) high = d;
+    }
+    const edge = this.runEnd ? this.runEnd.fields.deliveryTag : this.sent;
+    if (low !== edge + 1 || high.fields.deliveryTag - low !== deliveries.length - 1) return false;
+    this.runEnd = high;
+    if (!this.flushing) {
+      this.flushing = true;
+      process.nextTick(() => {
+        this.flushing = false;
+        try {
+          this.flush();
+        } catch (err) {
+          this.onError(err);
+        }
+      });
+    }
+    return true;
+  }
+
+  private advance(): void {
+    while (this.above.delete(this.sent + 1)) this.sent++;
+  }
+}
+
 interface Consumer {
   connection: ChannelModel;
   channel: Channel;
-  deliveries: DeliveryQueue<ConsumeMessage>;
+  deliveries: Deliveries;
+  settler: Settler;
   open: boolean;
 }
 
@@ -146,8 +289,14 @@ export class AmqpReader implements InputReader {
   async connect(): Promise<void> {
     await this.drop();
     const { connection, address } = await dialAny(this.urls, this.config.tls, this.connectionName);
-    const deliveries = new DeliveryQueue<ConsumeMessage>();
-    const consumer: Consumer = { connection, channel: null as unknown as Channel, deliveries, open: true };
+    const deliveries = new Deliveries();
+    const consumer: Consumer = {
+      connection,
+      channel: null as unknown as Channel,
+      deliveries,
+      settler: null as unknown as Settler,
+      open: true,
+    };
     const lost = (why: string) => {
       if (!consumer.open) return;
       consumer.open = false;
@@ -159,6 +308,13 @@ export class AmqpReader implements InputReader {
     try {
       const channel = await connection.createChannel();
       consumer.channel = channel;
+      consumer.settler = new Settler(channel, (err) => {
+        // A channel already lost fails its acks too; the broker redelivers those messages.
+        if (consumer.open)
+          this.logger.warn(
+            `amqp_0_9: failed to ack messages: ${errorMessage(err)}; the broker will redeliver them`,
+          );
+      });
       channel.on('error', (err: Error) => lost(`channel error: ${err.message}`));
       channel.on('close', () => lost('channel closed'));
       await this.setUp(channel);
@@ -195,7 +351,35 @@ export class AmqpReader implements InputReader {
     }
     const delivery = await consumer.deliveries.next();
     if (delivery === null) return null;
-    return { batch: [deliveryToMessage(delivery)], ack: (err) => this.settle(consumer, delivery, err) };
+    return this.handOut(consumer, delivery);
+  }
+
+  /** The next delivery the broker already sent (prefetch), without a promise. */
+  readBuffered(): Transaction | undefined {
+    const consumer = this.consumer;
+    const delivery = consumer?.open ? consumer.deliveries.take() : undefined;
+    return delivery && this.handOut(consumer!, delivery);
+  }
+
+  /** Every delivery already sent (up to `max`), each a batch of one, settled through one ack. */
+  readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
+    const consumer = this.consumer;
+    if (!consumer?.open || consumer.deliveries.size < 2) return undefined;
+    const deliveries = consumer.deliveries.takeMany(max);
+    const batches = deliveries.map((d) => [deliveryToMessage(d)]);
+    let index: Map<Batch, number> | null = null;
+    const ack: GroupAckFn = async (err, settled) => {
+      // Every batch is settled once: a settled set as large as the group is the whole group.
+      if (settled.length === batches.length) return this.settle(consumer, deliveries, err);
+      index ??= new Map(batches.map((b, i) => [b, i]));
+      const some: ConsumeMessage[] = [];
+      for (const batch of settled) {
+        const at = index.get(batch);
+        if (at !== undefined) some.push(deliveries[at]!);
+      }
+      if (some.length > 0) this.settle(consumer, some, err);
+    };
+    return { batches, ack };
   }
 
   async close(): Promise<void> {
@@ -217,18 +401,25 @@ export class AmqpReader implements InputReader {
     await channel.prefetch(this.config.prefetch_count);
   }
 
-  private async settle(consumer: Consumer, delivery: ConsumeMessage, err: Error | null): Promise<void> {
+  private handOut(consumer: Consumer, delivery: ConsumeMessage): Transaction {
+    return {
+      batch: [deliveryToMessage(delivery)],
+      ack: async (err) => this.settle(consumer, [delivery], err),
+    };
+  }
+
+  private settle(consumer: Consumer, deliveries: readonly ConsumeMessage[], err: Error | null): void {
     if (this.config.auto_ack) return;
     if (!consumer.open) {
-      // The channel this came from is gone; the broker redelivers the message on its own.
+      // The channel these came from is gone; the broker redelivers them on its own.
       this.logger.debug('amqp_0_9: channel closed before settling a message; the broker will redeliver it');
       return;
     }
     try {
-      if (!err) consumer.channel.ack(delivery);
+      if (!err) consumer.settler.settle(deliveries);
       else {
         const reject = this.rejectPatterns.some((re) => re.test(err.message));
-        consumer.channel.nack(delivery, false, !reject);
+        consumer.settler.settle(deliveries, !reject);
       }
     } catch (e) {
       this.logger.warn(
@@ -241,6 +432,14 @@ export class AmqpReader implements InputReader {
     const consumer = this.consumer;
     this.consumer = null;
     if (!consumer) return;
+    // Acks still waiting for the end of the turn go out before the channel closes.
+    if (consumer.open && !this.config.auto_ack) {
+      try {
+        consumer.settler.flush();
+      } catch {
+        // The channel is gone: the broker redelivers those messages.
+      }
+    }
     consumer.open = false;
     consumer.deliveries.end();
     // Even after a channel-level failure the connection itself may still be open.

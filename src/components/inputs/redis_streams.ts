@@ -2,10 +2,10 @@
 // acknowledging each entry (XACK, batched every `commit_period`) only once it was delivered.
 import type { Logger } from 'pino';
 import { type ComponentSpec, field } from '../../config/spec.js';
-import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { Message } from '../../message/message.js';
+import { type Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import {
   blockMs,
@@ -57,7 +57,9 @@ export class RedisStreamsReader implements InputReader {
   /** Per stream, the id to read our own pending entries from ("0" after connecting); absent once caught up. */
   private backlogs = new Map<string, string>();
   /** Read entries not yet handed out (one XREADGROUP returns up to `limit`, each is its own message). */
-  private readonly ready: Entry[] = [];
+  private ready: Entry[] = [];
+  /** Where the next entry of `ready` is (taken from the front without shifting). */
+  private readyAt = 0;
   /** Entries handed out or waiting for XACK: never handed out twice by a backlog re-read or a claim. */
   private readonly held = new Set<string>();
   private acks = new Map<string, string[]>();
@@ -122,14 +124,43 @@ export class RedisStreamsReader implements InputReader {
   async read(): Promise<Transaction | null> {
     for (;;) {
       if (this.closed) return null;
-      const entry = this.ready.shift();
+      const entry = this.takeEntry();
       if (entry) return this.handOut(entry);
       const connection = this.reading;
       if (!connection) throw new NotConnectedError(`redis_streams: not connected to ${this.target.address}`);
       await this.claimIdle();
-      if (this.ready.length > 0) continue;
+      if (this.buffered() > 0) continue;
       await this.readGroup(connection);
     }
+  }
+
+  /** The next entry of the last XREADGROUP reply, without a promise. */
+  readBuffered(): Transaction | undefined {
+    if (this.closed) return undefined;
+    const entry = this.takeEntry();
+    return entry && this.handOut(entry);
+  }
+
+  /** The rest of the last reply (each entry a batch of one), settled through one ack. */
+  readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
+    const count = Math.min(max, this.buffered());
+    if (this.closed || count < 2) return undefined;
+    const entries = this.takeEntries(count);
+    const batches = entries.map((e) => [e.message]);
+    let index: Map<Batch, number> | null = null;
+    const ack: GroupAckFn = async (err, settled) => {
+      // Every batch is settled once: a settled set as large as the group is the whole group.
+      if (settled.length === batches.length) {
+        for (const entry of entries) this.settle(entry, err);
+        return;
+      }
+      index ??= new Map(batches.map((b, i) => [b, i]));
+      for (const batch of settled) {
+        const at = index.get(batch);
+        if (at !== undefined) this.settle(entries[at]!, err);
+      }
+    };
+    return { batches, ack };
   }
 
   async close(): Promise<void> {
@@ -143,21 +174,45 @@ export class RedisStreamsReader implements InputReader {
     await this.control.close();
   }
 
+  private buffered(): number {
+    return this.ready.length - this.readyAt;
+  }
+
+  private takeEntry(): Entry | undefined {
+    if (this.readyAt >= this.ready.length) return undefined;
+    const entry = this.ready[this.readyAt++];
+    this.compact();
+    return entry;
+  }
+
+  private takeEntries(count: number): Entry[] {
+    const entries = this.ready.slice(this.readyAt, this.readyAt + count);
+    this.readyAt += count;
+    this.compact();
+    return entries;
+  }
+
+  /** Starts a fresh array once every entry was taken (the taken ones are not kept alive). */
+  private compact(): void {
+    if (this.readyAt < this.ready.length) return;
+    this.ready = [];
+    this.readyAt = 0;
+  }
+
   private handOut(entry: Entry): Transaction {
-    return {
-      batch: [entry.message],
-      ack: async (err) => {
-        if (err) {
-          // The entry stays pending in Redis; deliver it again from here (as the reference does).
-          if (!this.closed) this.ready.push({ ...entry, message: entry.message.copy() });
-          else this.held.delete(key(entry.stream, entry.id));
-          return;
-        }
-        const ids = this.acks.get(entry.stream);
-        if (ids) ids.push(entry.id);
-        else this.acks.set(entry.stream, [entry.id]);
-      },
-    };
+    return { batch: [entry.message], ack: async (err) => this.settle(entry, err) };
+  }
+
+  /** Queues a delivered entry for XACK; a failed one is delivered again (it stays pending in Redis). */
+  private settle(entry: Entry, err: Error | null): void {
+    if (err) {
+      if (!this.closed) this.ready.push({ ...entry, message: entry.message.copy() });
+      else this.held.delete(key(entry.stream, entry.id));
+      return;
+    }
+    const ids = this.acks.get(entry.stream);
+    if (ids) ids.push(entry.id);
+    else this.acks.set(entry.stream, [entry.id]);
   }
 
   private async readGroup(connection: RedisConnection): Promise<void> {
@@ -205,13 +260,12 @@ export class RedisStreamsReader implements InputReader {
         continue;
       }
       let body: Buffer | null = null;
-      const message = new Message(null);
-      message.setMeta('redis_stream', id);
+      const meta = new Map<string, unknown>([['redis_stream', id]]);
       for (let i = 0; i + 1 < fields.length; i += 2) {
         const name = String(fields[i]);
         const value = fields[i + 1] as Buffer;
         if (name === this.config.body_key) body = value;
-        else message.setMeta(name, String(value));
+        else meta.set(name, String(value));
       }
       if (body === null) {
         // As the reference: not delivered and not acked; it stays pending for inspection (XPENDING).
@@ -220,7 +274,7 @@ export class RedisStreamsReader implements InputReader {
         );
         continue;
       }
-      message.setBytes(body);
+      const message = new Message(body, meta);
       this.held.add(key(stream, id));
       this.ready.push({ stream, id, message });
     }
@@ -257,9 +311,9 @@ export class RedisStreamsReader implements InputReader {
       if (!Array.isArray(reply)) continue;
       this.claimCursors.set(stream, String(reply[0]));
       const entries = Array.isArray(reply[1]) ? reply[1] : [];
-      const before = this.ready.length;
+      const before = this.buffered();
       this.accept(stream, entries);
-      const claimed = this.ready.length - before;
+      const claimed = this.buffered() - before;
       if (claimed > 0)
         this.logger.info(`redis_streams: claimed ${claimed} idle pending entries of ${stream}`);
     }

@@ -37,20 +37,34 @@ export class RedisStreamsWriter extends RedisWriterConnection implements OutputW
     super(target, ctx.logger);
   }
 
-  async write(batch: Batch): Promise<void> {
+  write(batch: Batch): Promise<void> {
+    return this.sendAll(this.commands(batch, []));
+  }
+
+  /** Every batch's XADDs in one pipeline; the group fails (and is retried whole) if any did. */
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    const commands: RedisArgument[][] = [];
+    for (const batch of batches) this.commands(batch, commands);
+    return this.sendAll(commands);
+  }
+
+  /** Appends the XADD of each message of the batch to `out`. */
+  private commands(batch: Batch, out: RedisArgument[][]): RedisArgument[][] {
     const exclude = this.config.metadata.exclude_prefixes;
-    const commands = batch.map((msg, i) => {
+    const bodyKey = this.config.body_key;
+    for (let i = 0; i < batch.length; i++) {
+      const msg = batch[i]!;
       const args: RedisArgument[] = ['XADD', this.stream.render(batch, i)];
       if (this.config.max_length > 0) args.push('MAXLEN', '~', String(this.config.max_length));
       args.push(this.id.render(batch, i));
       for (const [k, v] of msg.metadata()) {
-        if (k === this.config.body_key || exclude.some((p) => k.startsWith(p))) continue;
+        if (k === bodyKey || (exclude.length > 0 && exclude.some((p) => k.startsWith(p)))) continue;
         args.push(k, redisValue(v));
       }
-      args.push(this.config.body_key, redisValue(msg.bytes()));
-      return args;
-    });
-    await this.sendAll(commands);
+      args.push(bodyKey, redisValue(msg.bytes()));
+      out.push(args);
+    }
+    return out;
   }
 }
 

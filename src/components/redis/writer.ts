@@ -43,7 +43,25 @@ export abstract class RedisWriterConnection {
    */
   protected async sendAll(commands: RedisArgument[][]): Promise<void> {
     const connection = this.current();
-    const results = await Promise.allSettled(commands.map((args) => connection.send(args)));
-    for (const result of results) if (result.status === 'rejected') throw result.reason;
+    if (commands.length === 0) return;
+    // One promise for the lot and a counter, rather than a settled-result object per command.
+    await new Promise<void>((resolve, reject) => {
+      let left = commands.length;
+      let failed = false;
+      let failure: unknown;
+      const done = () => {
+        if (--left !== 0) return;
+        if (failed) reject(failure);
+        else resolve();
+      };
+      const fail = (err: unknown) => {
+        if (!failed) {
+          failed = true;
+          failure = err;
+        }
+        done();
+      };
+      for (const args of commands) connection.send(args).then(done, fail);
+    });
   }
 }
