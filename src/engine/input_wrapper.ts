@@ -31,6 +31,9 @@ interface Replay {
 
 const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 10_000, maxElapsedMs: 0, multiplier: 2 };
 
+/** What a read resolves to when a nacked batch was queued for replay while the reader waited. */
+const REPLAY_QUEUED: unique symbol = Symbol('replay queued');
+
 export class ReaderInput implements Input {
   private connected = false;
   private closing = false;
@@ -53,6 +56,13 @@ export class ReaderInput implements Input {
   private closed: Promise<void> | null = null;
   /** Wakes the read or connect in progress when the input is stopped (see raceStop). */
   private waitingForWork: (() => void) | null = null;
+  /**
+   * A reader.read() still running after a replay was handed out in its place: the next read waits
+   * for it instead of calling the reader again (readers are not re-entrant).
+   */
+  private pendingRead: Promise<Transaction | null> | null = null;
+  /** Wakes a read waiting on the reader when a nacked batch is queued for replay. */
+  private replayQueued: (() => void) | null = null;
 
   constructor(
     private readonly reader: InputReader,
@@ -70,7 +80,13 @@ export class ReaderInput implements Input {
 
   read(): Promise<Transaction | null> {
     // Fast path: nothing in progress and the reader already holds the next batch in memory.
-    if (this.readsInProgress === 0 && this.connected && !this.closing && this.replays.length === 0) {
+    if (
+      this.readsInProgress === 0 &&
+      this.connected &&
+      !this.closing &&
+      this.replays.length === 0 &&
+      this.pendingRead === null
+    ) {
       const txn = this.reader.readBuffered?.();
       if (txn) {
         this.received.inc(txn.batch.length);
@@ -110,7 +126,8 @@ export class ReaderInput implements Input {
   }
 
   private takeGroup(max: number): TransactionGroup | undefined {
-    if (!this.connected || this.closing || this.replays.length !== 0) return undefined;
+    if (!this.connected || this.closing || this.replays.length !== 0 || this.pendingRead !== null)
+      return undefined;
     const got = this.reader.readBufferedGroup?.(max);
     if (!got) return undefined;
     const { batches, ack: sourceAck } = got;
@@ -128,7 +145,7 @@ export class ReaderInput implements Input {
           // Each replayed batch is read again alone and settles its own share of the source.
           for (let i = 0; i < count; i++) {
             const batch = settled[i]!;
-            this.replays.push({ txn: { batch, ack: (e) => sourceAck(e, [batch]) } });
+            this.queueReplay({ batch, ack: (e) => sourceAck(e, [batch]) });
           }
           this.outstanding -= count;
           this.checkDrained();
@@ -178,6 +195,9 @@ export class ReaderInput implements Input {
     // Batches waiting for replay were never delivered: hand the nack back to the source.
     for (const replay of this.replays.splice(0))
       this.settle(replay.txn.ack, new Error('input closed before replay'));
+    // A read left running when a replay took its place: whatever it brings is not delivered.
+    this.pendingRead?.then(this.nackAbandoned, () => undefined);
+    this.pendingRead = null;
     if (this.outstanding > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     try {
       await this.reader.close();
@@ -201,7 +221,16 @@ export class ReaderInput implements Input {
       if (!this.connected && !(await this.connect())) return null;
       let txn: Transaction | null | undefined;
       try {
-        txn = await this.raceStop(this.reader.read(), this.nackAbandoned);
+        const read = this.pendingRead ?? this.reader.read();
+        this.pendingRead = null;
+        const next = this.autoReplayNacks ? this.orReplay(read) : read;
+        const got = await this.raceStop(next, (late) => this.abandonRead(read, late));
+        if (got === REPLAY_QUEUED) {
+          // A nack came back while the reader waits (an idle source): replay it now.
+          this.pendingRead = read;
+          continue;
+        }
+        txn = got;
       } catch (err) {
         if (this.closing) return null;
         if (err instanceof NotConnectedError) {
@@ -237,7 +266,7 @@ export class ReaderInput implements Input {
       if (started !== undefined) this.latency.observeNs(Number(process.hrtime.bigint() - started));
       if (err && this.autoReplayNacks && !this.closing) {
         // Re-deliver from here; the source only ever sees the final success.
-        this.replays.push({ txn: { batch, ack: sourceAck } });
+        this.queueReplay({ batch, ack: sourceAck });
         this.outstanding--;
         this.checkDrained();
         return;
@@ -250,6 +279,32 @@ export class ReaderInput implements Input {
       }
     };
     return { batch, ack };
+  }
+
+  private queueReplay(txn: Transaction): void {
+    this.replays.push({ txn });
+    const wake = this.replayQueued;
+    this.replayQueued = null;
+    wake?.();
+  }
+
+  /** The read's result, or REPLAY_QUEUED as soon as a nacked batch waits for replay. */
+  private orReplay(read: Promise<Transaction | null>): Promise<Transaction | null | typeof REPLAY_QUEUED> {
+    const queued = new Promise<typeof REPLAY_QUEUED>((resolve) => {
+      this.replayQueued = () => resolve(REPLAY_QUEUED);
+    });
+    return Promise.race([read, queued]).finally(() => {
+      this.replayQueued = null;
+    });
+  }
+
+  /** What a read produced after the stop won: nacked; a replay signal leaves the read to finish. */
+  private abandonRead(
+    read: Promise<Transaction | null>,
+    late: Transaction | null | typeof REPLAY_QUEUED,
+  ): void {
+    if (late === REPLAY_QUEUED) read.then(this.nackAbandoned, () => undefined);
+    else this.nackAbandoned(late);
   }
 
   /** A transaction the reader produced after the input was stopped: handed back, never delivered. */
@@ -302,7 +357,10 @@ export class ReaderInput implements Input {
    */
   private raceStop<T>(work: Promise<T>, abandoned?: (late: T) => void): Promise<T | undefined> {
     if (this.stopController.signal.aborted) {
-      work.then((v) => abandoned?.(v), () => undefined);
+      work.then(
+        (v) => abandoned?.(v),
+        () => undefined,
+      );
       return Promise.resolve(undefined);
     }
     return new Promise((resolve, reject) => {

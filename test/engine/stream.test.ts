@@ -98,6 +98,40 @@ describe('stream delivery', () => {
     assert.ok(world.acks[0]!.error?.includes('input closed'), String(world.acks[0]!.error));
   });
 
+  it('replays a nack at once while the reader waits for more (an idle source)', async () => {
+    const world = new FakeWorld();
+    let release: () => void = () => undefined;
+    world.readGate = new Promise((resolve) => (release = resolve));
+    world.readGateFrom = 2;
+    let failedOnce = false;
+    world.failWrite = (_attempt, batch) => {
+      if (failedOnce || batch[0]!.text() !== 'msg-0') return false;
+      failedOnce = true;
+      return true;
+    };
+    let releaseWrites: () => void = () => undefined;
+    world.writeGate = new Promise((resolve) => (releaseWrites = resolve));
+    const stream = await buildStream(world, { messages: numbered(3), autoReplayNacks: true, maxInFlight: 2 });
+    const running = stream.run();
+    // Both writes wait until the worker hangs in the read of msg-2; then msg-0 fails once and must
+    // be written again although that read still hangs.
+    while (world.writeAttempts.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    world.writeGate = null;
+    releaseWrites();
+    for (let i = 0; i < 200 && world.written.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(
+      [...world.written].sort(),
+      ['msg-0', 'msg-1'],
+      'the nacked message waited for the source',
+    );
+    release();
+    await running;
+    assert.deepEqual([...world.written].sort(), numbered(3));
+    assert.equal(world.acks.length, 3);
+    assert.ok(world.acks.every((a) => a.error === null));
+  });
+
   it('applies the output batching policy and still acks every source message', async () => {
     const world = new FakeWorld();
     const stream = await buildStream(world, { messages: numbered(10), batchCount: 5, threads: 2 });

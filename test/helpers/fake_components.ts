@@ -18,8 +18,9 @@ export class FakeWorld {
   readonly writeAttempts: string[][] = [];
   /** Decides per write attempt (1-based count) whether it fails. */
   failWrite: (attempt: number, batch: Batch) => boolean = () => false;
-  /** When set, reads wait for this promise before taking the next message. */
+  /** When set, reads of message `readGateFrom` onwards wait for this promise (an idle source). */
   readGate: Promise<void> | null = null;
+  readGateFrom = 0;
   /** When set, writes wait for this promise before completing. */
   writeGate: Promise<void> | null = null;
   throwOn: (payload: string) => boolean = () => false;
@@ -53,7 +54,7 @@ export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
       const reader: InputReader = {
         connect: async () => undefined,
         read: async (): Promise<Transaction | null> => {
-          if (world.readGate) await world.readGate;
+          if (world.readGate && next >= world.readGateFrom) await world.readGate;
           if (next >= config.messages.length) return null;
           const slice = config.messages.slice(next, next + (config.batch_size || 1));
           next += slice.length;
