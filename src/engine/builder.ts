@@ -232,6 +232,15 @@ class LazyPolicyOutput implements Output {
     return this.output ? this.output.write(batch) : this.ready.then((o) => o.write(batch));
   }
 
+  /** The built output's group write (its batcher takes groups), batch by batch if it has none. */
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    const send = (o: Output) =>
+      o.writeGroup
+        ? o.writeGroup(batches)
+        : Promise.all(batches.map((b) => o.write(b))).then(() => undefined);
+    return this.output ? send(this.output) : this.ready.then(send);
+  }
+
   statuses(): ConnectionStatus[] {
     return this.output?.statuses() ?? [];
   }

@@ -2,7 +2,7 @@
 // when a write reports a lost connection, bounds concurrent writes by max_in_flight, applies the
 // batching policy, and counts metrics. A failed write rejects so the caller nacks the source.
 import type { Logger } from 'pino';
-import type { Batch } from '../message/message.js';
+import type { Batch, Message } from '../message/message.js';
 import { Backoff, sleep } from './backoff.js';
 import { Batcher, type BatchPolicy, isNoopPolicy } from './batching.js';
 import type { ConnectionStatus, Output, OutputWriter } from './component.js';
@@ -56,9 +56,10 @@ export class WriterOutput implements Output {
     this.connectionFailed = id.metrics.counter('output_connection_failed');
     this.connectionLost = id.metrics.counter('output_connection_lost');
     id.signal?.addEventListener('abort', () => this.stopController.abort(STOPPED), { once: true });
-    // Only a writer that takes groups, without a batching policy, offers them (else the stream
-    // writes batch by batch, each settled on its own).
-    if (!this.batcher && writer.writeGroup) this.writeGroup = this.sendGroup;
+    // Groups go into the batching policy as one run of messages, or to a writer that takes them in
+    // one call; otherwise the stream writes batch by batch, each settled on its own.
+    if (this.batcher) this.writeGroup = this.batchGroup;
+    else if (writer.writeGroup) this.writeGroup = this.sendGroup;
     // Connect eagerly so /ready reflects the real state before the first message.
     this.ensureConnected().catch(() => undefined);
   }
@@ -68,6 +69,14 @@ export class WriterOutput implements Output {
   private readonly sendGroup = (batches: readonly Batch[]): Promise<void> => {
     if (this.closing) return Promise.reject(new Error('output is closed'));
     return this.send(batches, true);
+  };
+
+  /** Every message of the group into the batcher; settles once all were delivered (or one failed). */
+  private readonly batchGroup = (batches: readonly Batch[]): Promise<void> => {
+    if (this.closing) return Promise.reject(new Error('output is closed'));
+    const messages: Message[] = [];
+    for (let i = 0; i < batches.length; i++) for (const m of batches[i]!) messages.push(m);
+    return this.batcher!.add(messages);
   };
 
   write(batch: Batch): Promise<void> {

@@ -78,6 +78,35 @@ describe('stream groups', () => {
     assert.deepEqual(nacked, failedAttempt, 'the nacks name other messages than the failed write');
   });
 
+  it('feeds groups into an output batching policy: full batches, every message acked once', async () => {
+    const world = new FakeWorld();
+    const stream = await buildStream(world, { messages: numbered(1000), batchCount: 50, maxInFlight: 2 });
+    await stream.run();
+    assert.deepEqual([...world.written].sort(), numbered(1000).sort());
+    assert.ok(world.groupAcks > 0, 'the group path was not taken');
+    assert.ok(
+      world.writeAttempts.filter((b) => b.length === 50).length >= 19,
+      'the batching policy did not form batches of 50',
+    );
+    assert.equal(world.acks.length, 1000);
+    assert.equal(successes(world), 1000);
+  });
+
+  it('replays the group of a failed batched write until everything is delivered', async () => {
+    const world = new FakeWorld();
+    world.failWrite = (attempt) => attempt === 2;
+    const stream = await buildStream(world, {
+      messages: numbered(500),
+      batchCount: 40,
+      autoReplayNacks: true,
+      maxInFlight: 2,
+    });
+    await stream.run();
+    assert.deepEqual([...new Set(world.written)].sort(), numbered(500).sort());
+    assert.equal(successes(world), 500);
+    assert.equal(world.acks.length, 500);
+  });
+
   it('acks deleted messages without writing them and writes the rest', async () => {
     const world = new FakeWorld();
     world.dropOn = (p) => Number(p.slice(4)) % 10 === 0;
