@@ -55,6 +55,11 @@ export interface OutputWriter {
   write(batch: Batch): Promise<void>;
   /** Optional: delivers several batches in one call, in order (all or throw), e.g. as one syscall. */
   writeGroup?(batches: readonly Batch[]): Promise<void>;
+  /**
+   * Optional: the writer calls `listener` when its connection drops while no write notices it
+   * (an idle output), so the engine reports it on /ready and reconnects in the background.
+   */
+  onConnectionLost?(listener: (err: Error) => void): void;
   close(): Promise<void>;
 }
 

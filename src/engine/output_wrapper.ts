@@ -60,6 +60,7 @@ export class WriterOutput implements Output {
     // one call; otherwise the stream writes batch by batch, each settled on its own.
     if (this.batcher) this.writeGroup = this.batchGroup;
     else if (writer.writeGroup) this.writeGroup = this.sendGroup;
+    writer.onConnectionLost?.(this.lostWhileIdle);
     // Connect eagerly so /ready reflects the real state before the first message.
     this.ensureConnected().catch(() => undefined);
   }
@@ -158,6 +159,13 @@ export class WriterOutput implements Output {
       this.slots.release();
     }
   }
+
+  /** The writer saw its connection drop: report it now and reconnect without waiting for a write. */
+  private readonly lostWhileIdle = (err: Error): void => {
+    if (this.closing || this.stopController.signal.aborted) return;
+    this.markLost(err);
+    this.ensureConnected().catch(() => undefined);
+  };
 
   private markLost(err: Error): void {
     if (!this.connected) return;

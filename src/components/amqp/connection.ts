@@ -93,9 +93,21 @@ function describe(err: unknown): string {
 /** Closes a connection, ignoring the errors of one that is already gone. */
 export async function closeQuietly(connection: ChannelModel | null): Promise<void> {
   if (!connection) return;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await connection.close();
+    // A connection the broker is closing may never answer our close: stop waiting after a while.
+    await Promise.race([
+      connection.close(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      }),
+    ]);
   } catch {
     // already closed or broken: nothing left to release
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** How long closeQuietly waits for the broker to confirm a close. */
+const CLOSE_WAIT_MS = 2000;

@@ -111,6 +111,11 @@ export class AmqpWriter implements OutputWriter {
 
   /** Set by close(): a connect() still dialling then hangs up instead of keeping the link. */
   private closed = false;
+  private lostListener: ((err: Error) => void) | null = null;
+
+  onConnectionLost(listener: (err: Error) => void): void {
+    this.lostListener = listener;
+  }
 
   async connect(): Promise<void> {
     await this.drop();
@@ -131,9 +136,18 @@ export class AmqpWriter implements OutputWriter {
       publisher.open = false;
       publisher.lostReason = why;
     };
+    // An idle output learns of a loss only here: tell the engine (/ready, reconnect), once the
+    // connection is fully closed (reconnecting on 'error' would wait on a close in progress).
+    const closed = () => {
+      if (this.publisher === publisher && !this.closed)
+        this.lostListener?.(new Error(`amqp_0_9 ${address}: ${publisher.lostReason || 'connection closed'}`));
+    };
     // Listeners first: an unhandled 'error' event would crash the process.
     connection.on('error', (err: Error) => lost(`connection error: ${err.message}`));
-    connection.on('close', (err?: Error) => lost(`connection closed${err ? `: ${err.message}` : ''}`));
+    connection.on('close', (err?: Error) => {
+      lost(`connection closed${err ? `: ${err.message}` : ''}`);
+      closed();
+    });
     try {
       const channel = await connection.createConfirmChannel();
       publisher.channel = channel;

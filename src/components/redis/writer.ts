@@ -7,6 +7,7 @@ import { type RedisArgument, RedisConnection, type RedisTarget } from './client.
 export abstract class RedisWriterConnection {
   protected connection: RedisConnection | null = null;
   private closed = false;
+  private lostListener: ((err: Error) => void) | null = null;
 
   constructor(
     protected readonly target: RedisTarget,
@@ -19,7 +20,18 @@ export abstract class RedisWriterConnection {
     const connection = await RedisConnection.open(this.target, this.logger);
     // Closed while connecting: a connection kept now would hold the process open.
     if (this.closed) connection.destroy();
-    else this.connection = connection;
+    else {
+      this.connection = connection;
+      connection.onLost((err) => {
+        // Only the current connection's loss matters (connect() replaces and destroys old ones).
+        if (this.connection === connection && !this.closed)
+          this.lostListener?.(new Error(`redis at ${this.target.address}: ${err.message}`));
+      });
+    }
+  }
+
+  onConnectionLost(listener: (err: Error) => void): void {
+    this.lostListener = listener;
   }
 
   async close(): Promise<void> {

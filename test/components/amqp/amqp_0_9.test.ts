@@ -325,6 +325,39 @@ output:
     assert.equal((await channel.checkQueue(source)).messageCount, 0);
   });
 
+  it('an idle output reports its closed connection and reconnects without a write', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const sink = await queue('idle-sink');
+    // The input never produces anything, so the output never writes.
+    const s = await start(`input:
+  generate:
+    interval: 1h
+    mapping: root = "never"
+output:
+  label: idle_${run}
+  amqp_0_9:
+    urls: [ ${URL} ]
+    exchange: ''
+    key: ${sink}
+`);
+    const output = () => s.stream.statuses().find((st) => st.path.startsWith('output'));
+    await waitFor('the output connected', () => output()?.connected === true);
+    const [pid] = await connectionPids(`nekton output idle_${run}`);
+    const seen: boolean[] = [];
+    const watching = setInterval(() => seen.push(output()?.connected === true), 5);
+    try {
+      await closeConnection(pid!);
+      // The outage shows (briefly: the engine redials at once) and the output comes back by itself.
+      await waitFor('the outage noticed', () => seen.includes(false), 20_000);
+      await waitFor('connected again', () => output()?.connected === true, 20_000);
+    } finally {
+      clearInterval(watching);
+    }
+    const [again] = await connectionPids(`nekton output idle_${run}`);
+    assert.notEqual(again, pid, 'no new connection was opened');
+    await stop(s);
+  });
+
   it('reports the broker going away on /ready and reconnects once it is back (vhost deleted, recreated)', async (t) => {
     if (!(await requireService(t, 'rabbitmq'))) return;
     // A vhost of this test stands in for a broker restart: deleting it closes every connection

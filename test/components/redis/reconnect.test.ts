@@ -25,10 +25,7 @@ const provider = schemaProvider(registry);
 const config = (kind: ConfigKind, raw: Record<string, unknown>) =>
   normaliseComponent(kind, raw, { docPath: [], configPath: `root.${kind}` }, { provider });
 
-/**
- * Waits until the components of the stream (or only its input) report a lost connection, and
- * returns the errors. An idle output cannot notice: the engine learns of it on the next write.
- */
+/** Waits until the components of the stream (or only its input) report a lost connection, and returns the errors. */
 async function outage(run: RunningStream, which: 'all' | 'input' = 'all'): Promise<string[]> {
   const statuses = await waitFor('the outage on the status', () => {
     const st = run.stream.statuses().filter((s) => which === 'all' || s.path.startsWith('input'));
@@ -99,6 +96,39 @@ output:
     } finally {
       await run?.stop();
       await direct?.close();
+      await server.dispose();
+    }
+  });
+
+  it('an idle output reports a lost server on its status and reconnects without a write', async (t) => {
+    if (!(await requireService(t, 'redis'))) return;
+    const server = await PrivateRedisServer.start();
+    let run: RunningStream | null = null;
+    try {
+      // The input never produces anything, so the output never writes.
+      run = await startStream(`
+input:
+  generate:
+    interval: 1h
+    mapping: root = "never"
+output:
+  redis_streams:
+    url: ${server.url}
+    stream: idle
+`);
+      const output = () => run!.stream.statuses().find((s) => s.path.startsWith('output'));
+      await waitFor('the output connected', () => output()?.connected === true);
+      await server.kill();
+      const lost = await waitFor('the outage on the idle output', () =>
+        output()?.connected === false ? output() : null,
+      );
+      assert.match(lost?.error ?? '', new RegExp(`127\\.0\\.0\\.1:${server.port}`));
+      assert.equal(run.stream.isReady(), false);
+      await server.restart();
+      await waitFor('connected again without any write', () => output()?.connected === true, 15_000);
+      assert.equal(run.stream.isReady(), true);
+    } finally {
+      await run?.stop();
       await server.dispose();
     }
   });
