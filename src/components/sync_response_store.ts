@@ -12,7 +12,9 @@ export class ResponseStore {
 
   /** Every message stored, in the order they arrived. */
   messages(): Message[] {
-    return this.batches.flat();
+    const batches = this.batches;
+    if (batches.length === 0) return [];
+    return batches.length === 1 ? (batches[0] as Message[]) : batches.flat();
   }
 }
 

@@ -229,7 +229,11 @@ export class HttpServer {
     res: ServerResponse,
     params: Record<string, string>,
   ): void {
-    const verdict = this.auth ? this.auth.check(req) : 'ok';
+    if (!this.auth) {
+      this.invoke(handler, req, res, params);
+      return;
+    }
+    const verdict = this.auth.check(req);
     if (typeof verdict !== 'string') {
       verdict.then(
         (v) => this.afterAuth(v, handler, req, res, params),

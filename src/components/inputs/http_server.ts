@@ -40,10 +40,27 @@ export function canonicalHeaderKey(key: string): string {
   return key.toLowerCase().replace(/(^|-)([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
 }
 
+/** Canonical forms of header names seen so far; bounded, since clients choose the names. */
+const canonicalKeys = new Map<string, string>();
+const CANONICAL_KEYS_MAX = 1024;
+
+function cachedCanonicalKey(key: string): string {
+  let canonical = canonicalKeys.get(key);
+  if (canonical === undefined) {
+    canonical = canonicalHeaderKey(key);
+    if (canonicalKeys.size < CANONICAL_KEYS_MAX) canonicalKeys.set(key, canonical);
+  }
+  return canonical;
+}
+
 interface PendingRequest {
   txn: Transaction;
   /** False once the request was answered (timeout, shutdown): a later ack changes nothing. */
   open: boolean;
+  /** performance.now() after which the request is answered 408. */
+  deadline: number;
+  /** Answers 408 (the timeout passed before the ack). */
+  expire: () => void;
   /** Answers 503 at shutdown: the message never reached the pipeline (or was never acked). */
   refuse: () => void;
 }
@@ -62,6 +79,8 @@ export class HttpServerReader implements InputReader {
    * the reader once every batch it did take is acked, so none of these is being delivered).
    */
   private readonly unanswered = new Set<PendingRequest>();
+  /** One timer for every request's 408: requests time out in arrival order (same timeout). */
+  private expiryTimer: NodeJS.Timeout | null = null;
   private waiter: ((p: PendingRequest | null) => void) | null = null;
   private closed = false;
   private server: Server | null = null;
@@ -117,6 +136,11 @@ export class HttpServerReader implements InputReader {
     });
   }
 
+  /** A request already waiting, without a promise (the engine's fast path). */
+  readBuffered(): Transaction | undefined {
+    return this.queue.shift()?.txn;
+  }
+
   /** How many received requests wait for their answer (queued or in the pipeline). */
   pendingRequests(): number {
     return this.unanswered.size;
@@ -127,6 +151,8 @@ export class HttpServerReader implements InputReader {
     this.waiter?.(null);
     this.waiter = null;
     this.queue.length = 0;
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    this.expiryTimer = null;
     for (const pending of [...this.unanswered]) pending.refuse();
     const server = this.server;
     this.server = null;
@@ -168,12 +194,12 @@ export class HttpServerReader implements InputReader {
     const settle = (): boolean => {
       if (!pending.open) return false;
       pending.open = false;
-      clearTimeout(timer);
       this.unanswered.delete(pending);
       return true;
     };
     const pending: PendingRequest = {
       open: true,
+      deadline: performance.now() + this.timeoutMs,
       txn: {
         batch,
         ack: async (err) => {
@@ -182,21 +208,22 @@ export class HttpServerReader implements InputReader {
           this.respond(res, store);
         },
       },
+      expire: () => {
+        if (!settle()) return;
+        const i = this.queue.indexOf(pending);
+        if (i >= 0) this.queue.splice(i, 1);
+        sendError(res, 408, 'Request timed out');
+      },
       refuse: () => {
         if (settle()) refuse(res);
       },
     };
-    const timer = setTimeout(() => {
-      if (!settle()) return;
-      const i = this.queue.indexOf(pending);
-      if (i >= 0) this.queue.splice(i, 1);
-      sendError(res, 408, 'Request timed out');
-    }, this.timeoutMs);
     req.once('close', () => {
       // The client went away: answering is pointless, but an ack still settles normally.
       if (!res.writableEnded) settle();
     });
     this.unanswered.add(pending);
+    if (!this.expiryTimer) this.armExpiry(this.timeoutMs);
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
@@ -205,6 +232,25 @@ export class HttpServerReader implements InputReader {
       this.queue.push(pending);
     }
   }
+
+  private armExpiry(ms: number): void {
+    this.expiryTimer = setTimeout(this.expireDue, ms);
+    // Pending requests hold their sockets open anyway; the timer alone keeps nothing alive.
+    this.expiryTimer.unref();
+  }
+
+  /** Answers 408 to every request past its deadline, then waits for the next one's. */
+  private readonly expireDue = (): void => {
+    this.expiryTimer = null;
+    const now = performance.now();
+    for (const pending of this.unanswered) {
+      if (pending.deadline > now) {
+        this.armExpiry(Math.ceil(pending.deadline - now));
+        return;
+      }
+      pending.expire();
+    }
+  };
 
   private respond(res: ServerResponse, store: ResponseStore): void {
     const results = store.messages();
@@ -274,32 +320,63 @@ function splitAddress(address: string): { host: string | undefined; port: number
   return { host: host === '0.0.0.0' || host === '' ? undefined : host, port: Number(address.slice(i + 1)) };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+/** The whole body; rejects when the request errors or closes before its end. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  if (req.destroyed) return Promise.reject(req.errored ?? new Error('request closed before its body'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    const onClose = () => onError(new Error('request closed before its body'));
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
+
+/** `new URL(url, base).pathname` without the parse when the target is a plain path (no query). */
+const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
 
 function messagesOf(req: IncomingMessage, body: Buffer, params: Record<string, string>): Batch {
   const contentType = req.headers['content-type'] ?? 'application/octet-stream';
   const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(contentType)?.[1];
   const bodies = boundary ? decodeMultipart(body, boundary) : [body];
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const target = req.url ?? '/';
+  const url = PLAIN_PATH.test(target) ? null : new URL(target, 'http://localhost');
   // One metadata map shared (copy-on-write) by every part of the request.
   const meta = new Map<string, unknown>();
   meta.set('http_server_user_agent', req.headers['user-agent'] ?? '');
-  meta.set('http_server_request_path', url.pathname);
+  meta.set('http_server_request_path', url ? url.pathname : target);
   meta.set('http_server_verb', req.method ?? '');
   if (req.socket.remoteAddress) meta.set('http_server_remote_ip', req.socket.remoteAddress);
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v !== undefined) meta.set(canonicalHeaderKey(k), Array.isArray(v) ? v[0] : v);
+  const headers = req.headers;
+  for (const k in headers) {
+    const v = headers[k];
+    if (v !== undefined) meta.set(cachedCanonicalKey(k), Array.isArray(v) ? v[0] : v);
   }
-  for (const [k, v] of url.searchParams)
-    if (!meta.has(k) || !url.searchParams.getAll(k).indexOf(v)) meta.set(k, v);
-  for (const [k, v] of Object.entries(params)) meta.set(k, v);
-  for (const cookie of (req.headers.cookie ?? '').split(';')) {
-    const eq = cookie.indexOf('=');
-    if (eq > 0) meta.set(cookie.slice(0, eq).trim(), cookie.slice(eq + 1).trim());
+  if (url)
+    for (const [k, v] of url.searchParams)
+      if (!meta.has(k) || !url.searchParams.getAll(k).indexOf(v)) meta.set(k, v);
+  for (const k in params) meta.set(k, params[k]);
+  if (headers.cookie !== undefined) {
+    for (const cookie of headers.cookie.split(';')) {
+      const eq = cookie.indexOf('=');
+      if (eq > 0) meta.set(cookie.slice(0, eq).trim(), cookie.slice(eq + 1).trim());
+    }
   }
   return bodies.map((b) => new Message(b, meta, true));
 }
