@@ -113,9 +113,19 @@ describe('normal mode', () => {
     try {
       const base = `http://127.0.0.1:${apiPort}`;
       await eventually(async () => (await fetch(`${base}/ping`)).ok, 10_000, `/ping (${child.output()})`);
-      const down = await fetch(`${base}/ready`);
-      assert.equal(down.status, 503);
-      assert.match(await down.text(), new RegExp(`not connected: output \\(.*127\\.0\\.0\\.1:${redisPort}`));
+      // The first dial may still be under way when /ping answers: wait for its failure to show.
+      let text = '';
+      await eventually(
+        async () => {
+          const down = await fetch(`${base}/ready`);
+          assert.equal(down.status, 503);
+          text = await down.text();
+          return text.includes(`127.0.0.1:${redisPort}`);
+        },
+        10_000,
+        '/ready naming the address',
+      );
+      assert.match(text, new RegExp(`not connected: output \\(.*127\\.0\\.0\\.1:${redisPort}`));
       // A private Redis on the port the output dials: the output's reconnect finds it.
       redis = spawn(
         'redis-server',
