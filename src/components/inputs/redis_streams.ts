@@ -48,7 +48,27 @@ interface Entry {
   message: Message;
 }
 
-const key = (stream: string, id: string) => `${stream}\n${id}`;
+/** Entry ids held (handed out, not yet acked), per stream: no joined key string per entry. */
+class HeldIds {
+  private readonly byStream = new Map<string, Set<string>>();
+
+  has(stream: string, id: string): boolean {
+    return this.byStream.get(stream)?.has(id) === true;
+  }
+
+  add(stream: string, id: string): void {
+    let ids = this.byStream.get(stream);
+    if (!ids) {
+      ids = new Set();
+      this.byStream.set(stream, ids);
+    }
+    ids.add(id);
+  }
+
+  delete(stream: string, id: string): void {
+    this.byStream.get(stream)?.delete(id);
+  }
+}
 
 export class RedisStreamsReader implements InputReader {
   private reading: RedisConnection | null = null;
@@ -61,7 +81,8 @@ export class RedisStreamsReader implements InputReader {
   /** Where the next entry of `ready` is (taken from the front without shifting). */
   private readyAt = 0;
   /** Entries handed out or waiting for XACK: never handed out twice by a backlog re-read or a claim. */
-  private readonly held = new Set<string>();
+  private readonly held = new HeldIds();
+  private readonly bodyKey: Buffer;
   private acks = new Map<string, string[]>();
   private readonly claimCursors = new Map<string, string>();
   private commitTimer: NodeJS.Timeout | null = null;
@@ -80,6 +101,7 @@ export class RedisStreamsReader implements InputReader {
       claimEveryMs: 5_000,
     },
   ) {
+    this.bodyKey = Buffer.from(config.body_key, 'utf8');
     if (config.streams.length === 0) throw new Error('redis_streams: streams must name at least one stream');
     if (config.consumer_group === '') throw new Error('redis_streams: consumer_group must be set');
     this.timeoutMs = durationMs(config.timeout, 'timeout');
@@ -207,7 +229,7 @@ export class RedisStreamsReader implements InputReader {
   private settle(entry: Entry, err: Error | null): void {
     if (err) {
       if (!this.closed) this.ready.push({ ...entry, message: entry.message.copy() });
-      else this.held.delete(key(entry.stream, entry.id));
+      else this.held.delete(entry.stream, entry.id);
       return;
     }
     const ids = this.acks.get(entry.stream);
@@ -238,34 +260,43 @@ export class RedisStreamsReader implements InputReader {
       if (!Array.isArray(streamReply)) continue;
       const stream = String(streamReply[0]);
       const entries = Array.isArray(streamReply[1]) ? streamReply[1] : [];
-      if (this.backlogs.has(stream)) {
+      // Only a backlog read (our own pending entries) can return entries we already hold.
+      const backlog = this.backlogs.has(stream);
+      if (backlog) {
         const last = entries[entries.length - 1];
         if (Array.isArray(last)) this.backlogs.set(stream, String(last[0]));
         else this.backlogs.delete(stream);
       }
-      this.accept(stream, entries);
+      this.accept(stream, entries, backlog);
     }
   }
 
-  /** Turns raw entries into messages; entries we already hold (re-read backlog, own claims) are skipped. */
-  private accept(stream: string, entries: RedisReply[]): void {
+  /**
+   * Turns raw entries into messages; entries we already hold (re-read backlog, own claims) are
+   * skipped. New entries (`>`) were never delivered to anyone, so `mayRepeat` false skips the check.
+   */
+  private accept(stream: string, entries: RedisReply[], mayRepeat = true): void {
     for (const raw of entries) {
       if (!Array.isArray(raw)) continue;
       const id = String(raw[0]);
       const fields = raw[1];
-      if (this.held.has(key(stream, id))) continue;
+      if (mayRepeat && this.held.has(stream, id)) continue;
       // A pending entry deleted from the stream comes back with no fields: nothing to deliver, ack it.
       if (!Array.isArray(fields)) {
         this.acks.set(stream, [...(this.acks.get(stream) ?? []), id]);
         continue;
       }
       let body: Buffer | null = null;
-      const meta = new Map<string, unknown>([['redis_stream', id]]);
+      const meta = new Map<string, unknown>();
+      meta.set('redis_stream', id);
+      const bodyKey = this.bodyKey;
       for (let i = 0; i + 1 < fields.length; i += 2) {
-        const name = String(fields[i]);
+        const name = fields[i];
         const value = fields[i + 1] as Buffer;
-        if (name === this.config.body_key) body = value;
-        else meta.set(name, String(value));
+        // Compared as bytes (replies are binary): no string made for the body's field name.
+        const isBody = Buffer.isBuffer(name) ? name.equals(bodyKey) : String(name) === this.config.body_key;
+        if (body === null && isBody) body = value;
+        else meta.set(String(name), String(value));
       }
       if (body === null) {
         // As the reference: not delivered and not acked; it stays pending for inspection (XPENDING).
@@ -275,7 +306,7 @@ export class RedisStreamsReader implements InputReader {
         continue;
       }
       const message = new Message(body, meta);
-      this.held.add(key(stream, id));
+      this.held.add(stream, id);
       this.ready.push({ stream, id, message });
     }
   }
@@ -327,7 +358,7 @@ export class RedisStreamsReader implements InputReader {
       [...acks].map(async ([stream, ids]) => {
         try {
           await this.control.send(['XACK', stream, this.config.consumer_group, ...ids]);
-          for (const id of ids) this.held.delete(key(stream, id));
+          for (const id of ids) this.held.delete(stream, id);
         } catch (err) {
           // Kept for the next commit; the entries stay pending meanwhile (never lost).
           this.logger.error(`redis_streams: failed to ack stream ${stream}: ${errorMessage(err)}`);
