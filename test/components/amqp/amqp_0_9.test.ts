@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { type Channel, type ChannelModel, type ConsumeMessage, connect } from 'amqplib';
 import { Message } from '../../../src/message/message.js';
 import { requireService } from '../../helpers/services.js';
+import { messagesIn } from './rabbitmq.js';
 import { buildOutput, type RunningStream, startStream, waitFor } from './stream_yaml.js';
 
 const URL = 'amqp://guest:guest@127.0.0.1:5672/';
@@ -40,21 +41,6 @@ async function collect(q: string): Promise<ConsumeMessage[]> {
   const ch = await (admin as ChannelModel).createChannel();
   await ch.consume(q, (m) => m && got.push(m), { noAck: true });
   return got;
-}
-
-/** Ready + unacknowledged messages of a queue (RabbitMQ counts both only via the CLI). */
-async function messagesIn(q: string): Promise<{ ready: number; unacked: number }> {
-  const { stdout } = await promisify(execFile)('rabbitmqctl', [
-    'list_queues',
-    'name',
-    'messages_ready',
-    'messages_unacknowledged',
-    '-q',
-    '--no-table-headers',
-  ]);
-  const line = stdout.split('\n').find((l) => l.split('\t')[0] === q);
-  const [, ready, unacked] = (line ?? '').split('\t');
-  return { ready: Number(ready), unacked: Number(unacked) };
 }
 
 /** The broker's ids (pids) of the connections with exactly these client-provided names. */

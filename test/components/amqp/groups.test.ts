@@ -3,15 +3,14 @@
 // and waits for all its confirms. A multiple ack must never cover a delivery still in flight (the
 // broker would close the channel or lose it), and a failed group must be redelivered.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { type Channel, type ChannelModel, type ConsumeMessage, connect } from 'amqplib';
 import { pino } from 'pino';
 import { type AmqpInputConfig, AmqpReader } from '../../../src/components/inputs/amqp_0_9.js';
 import { requireService } from '../../helpers/services.js';
 import { TLS_OFF } from '../../helpers/tls.js';
+import { messagesIn } from './rabbitmq.js';
 import { startStream, waitFor } from './stream_yaml.js';
 
 const URL = 'amqp://guest:guest@127.0.0.1:5672/';
@@ -27,20 +26,6 @@ async function queue(what: string): Promise<string> {
   await channel.assertQueue(q, { durable: false });
   queues.push(q);
   return q;
-}
-
-async function messagesIn(q: string): Promise<{ ready: number; unacked: number }> {
-  const { stdout } = await promisify(execFile)('rabbitmqctl', [
-    'list_queues',
-    'name',
-    'messages_ready',
-    'messages_unacknowledged',
-    '-q',
-    '--no-table-headers',
-  ]);
-  const line = stdout.split('\n').find((l) => l.split('\t')[0] === q);
-  const [, ready, unacked] = (line ?? '').split('\t');
-  return { ready: Number(ready), unacked: Number(unacked) };
 }
 
 function readerConfig(q: string, prefetch: number): AmqpInputConfig {
