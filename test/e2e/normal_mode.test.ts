@@ -190,6 +190,19 @@ describe('normal mode', () => {
     assert.equal(readFileSync(other, 'utf8'), 'three\n');
   });
 
+  it('pipes 100k lines from stdin through a mapping to stdout in order, each once', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      'http:\n  enabled: false\ninput:\n  stdin: {}\npipeline:\n  processors:\n    - mapping: root = content().string() + "!"\noutput:\n  stdout: {}\n',
+    );
+    const lines = Array.from({ length: 100_000 }, (_, i) => `line-${i}`);
+    const result = await runNekton(['-c', config], { input: `${lines.join('\n')}\n`, timeoutMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, `${lines.map((l) => `${l}!`).join('\n')}\n`);
+  });
+
   it('lint command prints FILE(line,col) message per problem and exits 1', async () => {
     const dir = tempDir();
     const good = join(dir, 'good.yaml');

@@ -1,7 +1,8 @@
 // The `stdin` input: the process's standard input split by a scanner; ends at end of input.
 import type { Readable } from 'node:stream';
 import { type ComponentSpec, field } from '../../config/spec.js';
-import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
+import type { Batch } from '../../message/message.js';
 import type { Scanner } from '../scanners/scanner.js';
 import { ScannedSource } from './scanned_source.js';
 import { type ScannerFieldsConfig, scannerFields, scannerResolver } from './scanner_fields.js';
@@ -29,6 +30,18 @@ export class StreamReader implements InputReader {
     const txn = await this.source.next();
     if (!txn) this.done = true;
     return txn;
+  }
+
+  /** The next line already scanned, without a promise (the engine's fast path). */
+  readBuffered(): Transaction | undefined {
+    return this.done ? undefined : this.source?.nextBuffered();
+  }
+
+  /** The lines left in the scanned chunk, as one group (see InputReader.readBufferedGroup). */
+  readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
+    const source = this.source;
+    if (this.done || !source || source.bufferedCount() < 2) return undefined;
+    return { batches: source.takeBuffered(max), ack: source.ackMany };
   }
 
   async close(): Promise<void> {
