@@ -165,6 +165,23 @@ export async function connectionOptions(
   return options;
 }
 
+/**
+ * Calls `listener` once the connection closes by itself (server gone; the client does not
+ * reconnect on its own unless max_reconnects is set), with an error naming the addresses.
+ */
+export function whenClosed(
+  nc: NatsConnection,
+  config: NatsConnectionConfig,
+  listener: (err: Error) => void,
+): void {
+  const where = expandUrls(config.urls).map(redactUrl).join(', ');
+  void nc
+    .closed()
+    .then((err) =>
+      listener(new Error(`NATS at ${where}: connection closed${err ? `: ${describe(err)}` : ''}`)),
+    );
+}
+
 /** Connects to the first reachable server; the error names the addresses and the reason. */
 export async function connectNats(config: NatsConnectionConfig, name: string): Promise<NatsConnection> {
   const options = await connectionOptions(config, name);

@@ -17,6 +17,7 @@ import {
   securityFields,
   tracingMapField,
   urlsField,
+  whenClosed,
 } from '../nats/connection.js';
 
 export interface NatsOutputConfig extends NatsConnectionConfig {
@@ -30,6 +31,7 @@ export interface NatsOutputConfig extends NatsConnectionConfig {
 export class NatsWriter implements OutputWriter {
   private nc: NatsConnection | null = null;
   private closed = false;
+  private lostListener: ((err: Error) => void) | null = null;
 
   constructor(
     private readonly config: NatsOutputConfig,
@@ -42,7 +44,21 @@ export class NatsWriter implements OutputWriter {
     const nc = await connectNats(this.config, this.name);
     // Closed while dialing: nothing may keep the connection (or the process) alive.
     if (this.closed) await closeQuietly(nc);
-    else this.nc = nc;
+    else {
+      this.nc = nc;
+      this.watch(nc);
+    }
+  }
+
+  onConnectionLost(listener: (err: Error) => void): void {
+    this.lostListener = listener;
+  }
+
+  /** An idle output learns of a lost server only here: tell the engine (/ready, reconnect). */
+  private watch(nc: NatsConnection): void {
+    whenClosed(nc, this.config, (err) => {
+      if (this.nc === nc && !this.closed) this.lostListener?.(err);
+    });
   }
 
   async write(batch: Batch): Promise<void> {

@@ -19,6 +19,7 @@ import {
   securityFields,
   tracingMapField,
   urlsField,
+  whenClosed,
 } from '../nats/connection.js';
 import { nats } from '../nats/library.js';
 
@@ -34,6 +35,7 @@ export class NatsJetStreamWriter implements OutputWriter {
   private nc: NatsConnection | null = null;
   private js: JetStreamClient | null = null;
   private closed = false;
+  private lostListener: ((err: Error) => void) | null = null;
 
   constructor(
     private readonly config: NatsJetStreamOutputConfig,
@@ -51,6 +53,18 @@ export class NatsJetStreamWriter implements OutputWriter {
     }
     this.nc = nc;
     this.js = nats().jetstream.jetstream(nc);
+    this.watch(nc);
+  }
+
+  onConnectionLost(listener: (err: Error) => void): void {
+    this.lostListener = listener;
+  }
+
+  /** An idle output learns of a lost server only here: tell the engine (/ready, reconnect). */
+  private watch(nc: NatsConnection): void {
+    whenClosed(nc, this.config, (err) => {
+      if (this.nc === nc && !this.closed) this.lostListener?.(err);
+    });
   }
 
   async write(batch: Batch): Promise<void> {

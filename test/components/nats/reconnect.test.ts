@@ -17,7 +17,7 @@ function reconnecting(server: PrivateNatsServer): Promise<NatsConnection> {
   return connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
 }
 
-/** Waits for the input to report the outage (an idle output only learns of it on its next write). */
+/** Waits for the input to report the outage. */
 async function inputDown(run: RunningStream, port: number): Promise<void> {
   const status = await eventually(
     () => run.stream.statuses().find((s) => s.path.startsWith('input') && !s.connected && s.error),
@@ -65,6 +65,46 @@ output:
     } finally {
       await producer?.stop();
       await consumer?.stop();
+      await server.dispose();
+    }
+  });
+
+  it('idle nats and nats_jetstream outputs report a lost server and reconnect without a write', async (t) => {
+    if (!(await requireService(t, 'nats'))) return;
+    const server = await PrivateNatsServer.start();
+    const runs: RunningStream[] = [];
+    try {
+      for (const output of ['nats', 'nats_jetstream']) {
+        // The input never produces anything, so the output never writes.
+        runs.push(
+          await startStream(`input:
+  generate:
+    interval: 1h
+    mapping: root = "never"
+output:
+  ${output}:
+    urls: [ ${server.url} ]
+    subject: idle
+`),
+        );
+      }
+      const outputs = () => runs.map((r) => r.stream.statuses().find((s) => s.path.startsWith('output')));
+      await eventually(() => outputs().every((s) => s?.connected), 5000, 'both outputs connected');
+      await server.kill();
+      const down = await eventually(
+        () => (outputs().every((s) => s && !s.connected) ? outputs() : null),
+        5000,
+        'both idle outputs to report the outage',
+      );
+      for (const s of down ?? []) assert.match(s?.error ?? '', new RegExp(`127\\.0\\.0\\.1:${server.port}`));
+      await server.restart();
+      await eventually(
+        () => runs.every((r) => r.stream.isReady()),
+        20_000,
+        'both ready again, without a write',
+      );
+    } finally {
+      for (const r of runs) await r.stop();
       await server.dispose();
     }
   });
