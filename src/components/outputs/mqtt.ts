@@ -43,6 +43,11 @@ export class MqttWriter implements OutputWriter {
 
   /** Set by close(): a connect() still dialling then hangs up instead of keeping the link. */
   private closed = false;
+  private lostListener: ((err: Error) => void) | null = null;
+
+  onConnectionLost(listener: (err: Error) => void): void {
+    this.lostListener = listener;
+  }
 
   async connect(): Promise<void> {
     await this.drop();
@@ -54,6 +59,8 @@ export class MqttWriter implements OutputWriter {
       publisher.lostReason = why;
       const err = new NotConnectedError(`mqtt ${address}: ${why}`);
       for (const reject of publisher.onLost) reject(err);
+      // An idle output learns of it only here: tell the engine (/ready, reconnect).
+      if (this.publisher === publisher && !this.closed) this.lostListener?.(err);
     };
     client.on('error', (err) => lost(`connection error: ${err.message}`));
     client.on('close', () => lost('connection closed'));
