@@ -29,6 +29,7 @@ class WebsocketWriter implements OutputWriter {
   /** The socket still in its handshake, so close() can abort it instead of leaving a handle. */
   private pending: WebSocket | null = null;
   private closed = false;
+  private lostListener: ((err: Error) => void) | null = null;
 
   constructor(private readonly config: WebsocketOutputConfig) {}
 
@@ -73,6 +74,15 @@ class WebsocketWriter implements OutputWriter {
       throw new Error('websocket: output closed');
     }
     this.socket = socket;
+    // An idle output learns of a dropped connection only here: tell the engine (/ready, reconnect).
+    socket.once('close', () => {
+      if (this.socket === socket && !this.closed)
+        this.lostListener?.(new Error(`websocket ${url.origin}: connection closed`));
+    });
+  }
+
+  onConnectionLost(listener: (err: Error) => void): void {
+    this.lostListener = listener;
   }
 
   async write(batch: Batch): Promise<void> {

@@ -71,12 +71,31 @@ describe('websocket output', () => {
     );
     await output.write([new Message('a')]);
     await eventually(() => frames.includes('a') || undefined, 'a before the drop');
-    for (const c of wss.clients) c.terminate();
-    await eventually(() => wss.clients.size === 0 || undefined, 'the connection dropped');
+    const dropped = [...wss.clients];
+    for (const c of dropped) c.terminate();
+    await eventually(() => dropped.every((c) => !wss.clients.has(c)) || undefined, 'the connection dropped');
     await new Promise((r) => setTimeout(r, 50));
     await output.write([new Message('b')]);
     await eventually(() => frames.includes('b') || undefined, 'b after the reconnect');
     assert.deepEqual(frames, ['a', 'b']);
+    await output.close();
+    await stop(wss);
+  });
+
+  it('an idle output notices a dropped connection and reconnects without a write', async () => {
+    const { wss, port } = await server();
+    const output = await spec.build(
+      { url: `ws://127.0.0.1:${port}/in`, tls },
+      createTestContext({ type: 'websocket' }),
+    );
+    await eventually(() => output.statuses()[0]?.connected || undefined, 'connected');
+    const first = await eventually(() => [...wss.clients][0], 'the server sees the client');
+    first.terminate();
+    // Nothing is written: only the output noticing the drop by itself can open a new connection.
+    await eventually(
+      () => ([...wss.clients].some((c) => c !== first) && output.statuses()[0]?.connected) || undefined,
+      'a new connection, without a write',
+    );
     await output.close();
     await stop(wss);
   });
