@@ -27,10 +27,11 @@ describe('memory cache', () => {
   });
 
   it('removes expired items from memory at the next write after the compaction interval', async () => {
-    const cache = new MemoryCache(5, 10);
+    // Generous times: both sets must land well inside one TTL even on a loaded machine.
+    const cache = new MemoryCache(300, 400);
     await cache.set('a', bytes('1'));
     await cache.set('b', bytes('2'));
-    await wait(20);
+    await wait(450);
     assert.equal(cache.size, 2);
     await cache.set('c', bytes('3'));
     assert.equal(cache.size, 1);
