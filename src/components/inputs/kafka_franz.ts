@@ -227,6 +227,11 @@ export class KafkaFranzReader implements InputReader {
       batch: [recordToMessage(record, this.config.multi_header)],
       ack: async (err) => {
         if (err === null || !this.config.auto_replay_nacks) {
+          // Dropped on purpose (auto_replay_nacks: false), but never silently.
+          if (err !== null)
+            this.logger.warn(
+              `kafka_franz: dropping nacked message ${record.topic}/${record.partition}@${record.offset} (auto_replay_nacks is false): ${err.message}`,
+            );
           delivered();
           return;
         }

@@ -45,10 +45,10 @@ function inputConfig(extra = ''): KafkaFranzInputConfig {
   );
 }
 
-async function connectedReader(extra = '') {
+async function connectedReader(extra = '', log = logger) {
   const kafka = fakeKafka();
   const config = inputConfig(extra);
-  const reader = new KafkaFranzReader(config, topicSelection(config), logger, async () => kafka.module);
+  const reader = new KafkaFranzReader(config, topicSelection(config), log, async () => kafka.module);
   await reader.connect();
   const stream = kafka.streams.at(-1);
   if (!stream) throw new Error('connect did not consume');
@@ -193,11 +193,17 @@ describe('kafka_franz input delivery (client library stand-in)', () => {
   });
 
   it('with auto_replay_nacks: false drops a nacked message and commits past it, as the reference', async () => {
-    const { kafka, reader, stream } = await connectedReader('    auto_replay_nacks: false\n');
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+    const { kafka, reader, stream } = await connectedReader('    auto_replay_nacks: false\n', log);
     stream.push('t', 0, 0);
     stream.push('t', 0, 1);
     await (await reader.read())?.ack(nack);
     assert.equal(offsetOf(await reader.read()), 1, 'no replay');
+    assert.ok(
+      warnings.some((w) => w.includes('dropping nacked message t/0@0') && w.includes('output refused')),
+      `the drop is not logged: ${JSON.stringify(warnings)}`,
+    );
     await reader.commitDelivered();
     assert.deepEqual(kafka.commits, ['t/0@1']);
     await reader.close();
