@@ -76,9 +76,7 @@ export interface ConnectionStatus {
 export interface Input {
   /** Next transaction; null when the input has ended for good or was closed. */
   read(): Promise<Transaction | null>;
-  /** Optional fast path: several transactions already in memory, or undefined (then call read()). */
-  readGroup?(max: number): TransactionGroup | undefined;
-  /** Optional: readGroup() if it has one, else the next read in turn (a group or one transaction). */
+  /** Optional: a group of transactions already in memory, else the next read in turn (a group or one). */
   readMany?(max: number): TransactionGroup | Promise<Transaction | TransactionGroup | null>;
   statuses(): ConnectionStatus[];
   /** Stop reading: pending and later reads resolve null. Resolves once everything is released. */

@@ -80,54 +80,43 @@ export class ReaderInput implements Input {
 
   read(): Promise<Transaction | null> {
     // Fast path: nothing in progress and the reader already holds the next batch in memory.
-    if (
-      this.readsInProgress === 0 &&
-      this.connected &&
-      !this.closing &&
-      this.replays.length === 0 &&
-      this.pendingRead === null
-    ) {
+    if (this.readsInProgress === 0 && this.mayTakeBuffered()) {
       const txn = this.reader.readBuffered?.();
       if (txn) {
         this.received.inc(txn.batch.length);
         return Promise.resolve(this.handOut(txn.batch, txn.ack, process.hrtime.bigint()));
       }
     }
-    // Readers are not required to be re-entrant: one read at a time.
-    this.readsInProgress++;
-    const next = this.readChain.then(() => this.readOne());
-    this.readChain = next.then(this.readDone, this.readDone);
-    return next;
+    return this.inTurn(() => this.readOne());
   }
 
   /**
-   * Several buffered batches at once, when nothing else is in progress: the same hand-out as
-   * read() per batch, with one ack function for the group instead of a closure per batch.
-   */
-  readGroup(max: number): TransactionGroup | undefined {
-    if (this.readsInProgress !== 0) return undefined;
-    return this.takeGroup(max);
-  }
-
-  /**
-   * readGroup() when it has one, else the next read in turn, which itself takes a group when the
-   * reader has buffered one by then (two workers would otherwise queue reads behind each other
-   * and take a whole chunk message by message).
+   * A group of buffered batches at once when nothing else is in progress, else the next read in
+   * turn, which itself takes a group when the reader has buffered one by then (two workers would
+   * otherwise queue reads behind each other and take a whole chunk message by message).
    */
   readMany(max: number): TransactionGroup | Promise<Transaction | TransactionGroup | null> {
-    const fast = this.readGroup(max);
-    if (fast) return fast;
-    this.readsInProgress++;
-    const next = this.readChain.then<Transaction | TransactionGroup | null>(
-      () => this.takeGroup(max) ?? this.readOne(),
+    const group = this.readsInProgress === 0 ? this.takeGroup(max) : undefined;
+    return (
+      group ?? this.inTurn<Transaction | TransactionGroup | null>(() => this.takeGroup(max) ?? this.readOne())
     );
+  }
+
+  /** Runs `work` after every read before it: readers are not required to be re-entrant. */
+  private inTurn<T>(work: () => T | Promise<T>): Promise<T> {
+    this.readsInProgress++;
+    const next = this.readChain.then(work);
     this.readChain = next.then(this.readDone, this.readDone);
     return next;
+  }
+
+  /** Whether the reader's buffered messages may be handed out now, ahead of any read. */
+  private mayTakeBuffered(): boolean {
+    return this.connected && !this.closing && this.replays.length === 0 && this.pendingRead === null;
   }
 
   private takeGroup(max: number): TransactionGroup | undefined {
-    if (!this.connected || this.closing || this.replays.length !== 0 || this.pendingRead !== null)
-      return undefined;
+    if (!this.mayTakeBuffered()) return undefined;
     const got = this.reader.readBufferedGroup?.(max);
     if (!got) return undefined;
     const { batches, ack: sourceAck } = got;

@@ -1,6 +1,7 @@
-// Slots that bound in-flight work and run waiting jobs strictly in the order they asked: a job
-// is run synchronously inside release(), so nothing that asks later can overtake it (a promise
-// resolved there would resume a microtask later, after a newcomer had taken the free slots).
+// Slots that bound in-flight work (a counting semaphore, with weights) and run waiting jobs
+// strictly in the order they asked: a job is run synchronously inside release(), so nothing that
+// asks later can overtake it (a promise resolved there would resume a microtask later, after a
+// newcomer had taken the free slots). An uncontended take costs no promise.
 
 interface Waiting {
   weight: number;
@@ -35,7 +36,12 @@ export class OrderedSlots {
     });
   }
 
-  release(weight: number): void {
+  /** One slot: undefined when taken at once, else a promise resolved once it is held. */
+  acquire(): Promise<void> | undefined {
+    return this.tryTake(1) ? undefined : this.whenFree(1, noop);
+  }
+
+  release(weight = 1): void {
     this.free += Math.min(weight, this.size);
     this.drain();
   }
@@ -58,3 +64,5 @@ export class OrderedSlots {
     }
   }
 }
+
+const noop = () => undefined;

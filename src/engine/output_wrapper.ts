@@ -8,7 +8,7 @@ import { Batcher, type BatchPolicy, isNoopPolicy } from './batching.js';
 import type { ConnectionStatus, Output, OutputWriter } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
 import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
-import { Semaphore } from './semaphore.js';
+import { OrderedSlots } from './ordered_slots.js';
 
 export interface OutputIdentity {
   label: string;
@@ -26,7 +26,7 @@ export class WriterOutput implements Output {
   private connecting: Promise<boolean> | null = null;
   private closing = false;
   private lastError: string | undefined;
-  private readonly slots: Semaphore;
+  private readonly slots: OrderedSlots;
   private readonly batcher: Batcher | null;
   private readonly stopController = new AbortController();
   /** Writes started and not yet settled; close() waits for them (a count: no object per write). */
@@ -46,7 +46,7 @@ export class WriterOutput implements Output {
     maxInFlight = 1,
     policy?: BatchPolicy,
   ) {
-    this.slots = new Semaphore(Math.max(1, maxInFlight));
+    this.slots = new OrderedSlots(Math.max(1, maxInFlight));
     this.batcher = policy && !isNoopPolicy(policy) ? new Batcher(policy, (b) => this.send(b)) : null;
     this.sent = id.metrics.counter('output_sent');
     this.batchSent = id.metrics.counter('output_batch_sent');

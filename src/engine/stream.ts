@@ -193,23 +193,20 @@ export class Stream {
         continue;
       }
       const txn = next;
-      let batches: Batch[];
-      try {
-        const result = runProcessors(this.processors, txn.batch);
-        batches = result instanceof Promise ? await result : result;
-      } catch (err) {
-        await txn.ack(err instanceof Error ? err : new Error(String(err)));
+      let batches = this.runPipeline(txn.batch);
+      if (batches instanceof Promise) batches = await batches;
+      if (batches instanceof Error) {
+        await txn.ack(batches);
         continue;
       }
-      for (const b of batches) inheritResponseStore(txn.batch, b);
-      if (this.processors.length > 0) this.noteFlagged(batches);
       if (batches.length === 0) {
         // Everything was filtered or deleted on purpose: that counts as delivered.
         await txn.ack(null);
         continue;
       }
-      if (this.slots.tryTake(1)) this.dispatch(txn, batches);
-      else await this.slots.whenFree(1, () => this.dispatch(txn, batches));
+      const out = batches;
+      if (this.slots.tryTake(1)) this.dispatch(txn, out);
+      else await this.slots.whenFree(1, () => this.dispatch(txn, out));
     }
   }
 
@@ -224,16 +221,12 @@ export class Stream {
     const out: Batch[] = [];
     const filtered: Batch[] = [];
     for (const batch of group.batches) {
-      let batches: Batch[];
-      try {
-        const result = runProcessors(this.processors, batch);
-        batches = result instanceof Promise ? await result : result;
-      } catch (err) {
-        group.ack(err instanceof Error ? err : new Error(String(err)), [batch]);
+      let batches = this.runPipeline(batch);
+      if (batches instanceof Promise) batches = await batches;
+      if (batches instanceof Error) {
+        group.ack(batches, [batch]);
         continue;
       }
-      for (const b of batches) inheritResponseStore(batch, b);
-      this.noteFlagged(batches);
       if (batches.length === 0) {
         // Everything was filtered or deleted on purpose: that counts as delivered.
         filtered.push(batch);
@@ -245,6 +238,28 @@ export class Stream {
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
     return this.dispatchWhenFree(group, live, out);
+  }
+
+  /**
+   * A batch through the pipeline's processors: what it became ([] when all was filtered), or the
+   * error that failed it. No promise unless a processor answers asynchronously.
+   */
+  private runPipeline(batch: Batch): Batch[] | Error | Promise<Batch[] | Error> {
+    let result: Batch[] | Promise<Batch[]>;
+    try {
+      result = runProcessors(this.processors, batch);
+    } catch (err) {
+      return asError(err);
+    }
+    if (result instanceof Promise) return result.then((out) => this.adopt(batch, out), asError);
+    return this.adopt(batch, result);
+  }
+
+  /** What processors made of `from` answers to its request (sync_response) and counts its failures. */
+  private adopt(from: Batch, batches: Batch[]): Batch[] {
+    for (const b of batches) inheritResponseStore(from, b);
+    if (this.processors.length > 0) this.noteFlagged(batches);
+    return batches;
   }
 
   /** Writes `out` (what the `live` batches of the group became) once slots for them are free. */
@@ -274,7 +289,7 @@ export class Stream {
       () => this.settle(pending, null),
       (err: unknown) => {
         // The first failed part nacks the whole source transaction.
-        const error = err instanceof Error ? err : new Error(String(err));
+        const error = asError(err);
         this.noteError(error);
         this.settle(pending, error);
       },
@@ -283,8 +298,7 @@ export class Stream {
 
   private settle(pending: PendingTxn, err: Error | null): void {
     if (pending.settled) return;
-    if (pending.txn)
-      pending.txn.ack(err).catch((e) => this.noteError(e instanceof Error ? e : new Error(String(e))));
+    if (pending.txn) pending.txn.ack(err).catch((e) => this.noteError(asError(e)));
     else pending.group!.ack(err, pending.batches!);
     this.finish(pending);
   }
@@ -362,3 +376,5 @@ function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
     );
   });
 }
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));

@@ -37,6 +37,8 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
   }
   // Already drained by someone else: waiting for 'end' would hang forever.
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  // Gone before we listened: 'close' has fired already, so waiting would hang too.
+  if (req.destroyed) return Promise.reject(new HttpError(400, 'client closed the connection'));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

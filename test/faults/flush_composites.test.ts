@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { spec as brokerSpec } from '../../src/components/outputs/broker.js';
 import { registry } from '../../src/components/registry.js';
 import { schemaProvider } from '../../src/config/schema.js';
 import { toServiceConfig } from '../../src/config/service_config.js';
@@ -31,15 +32,11 @@ function member(path: string, pad: number): string {
 }
 
 const composites: Record<string, (path: string) => string> = {};
-for (const pattern of [
-  'fan_out',
-  'fan_out_fail_fast',
-  'fan_out_sequential',
-  'fan_out_sequential_fail_fast',
-  'round_robin',
-  // greedy must let a batching member hold up to its `count` writes, or the batch never fills.
-  'greedy',
-]) {
+// Every pattern the broker offers (greedy must let a batching member hold up to its `count`
+// writes, or the batch never fills).
+const brokerPatterns = brokerSpec.fields.find((f) => f.name === 'pattern')?.options ?? [];
+assert.ok(brokerPatterns.includes('greedy'), 'the broker spec lists its patterns');
+for (const pattern of brokerPatterns) {
   composites[`broker ${pattern}`] = (p) =>
     `broker:\n  pattern: ${pattern}\n  outputs:\n    - ${member(p, 6)}`;
 }

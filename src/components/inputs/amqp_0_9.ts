@@ -9,6 +9,7 @@ import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
 import { closeQuietly, connectionName, dialAny, expandUrls } from '../amqp/connection.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
+import { DeliveryQueue } from './delivery_queue.js';
 
 export interface AmqpInputConfig {
   urls: string[];
@@ -117,76 +118,6 @@ export function deliveryToMessage(delivery: ConsumeMessage): Message {
 }
 
 /**
- * Deliveries waiting to be read, in order: one at a time (read, or readBuffered without a promise)
- * or several at once (groups). A lost connection drops them (the broker redelivers) and fails reads.
- */
-class Deliveries {
-  private items: ConsumeMessage[] = [];
-  private at = 0;
-  private waiter: { resolve: (d: ConsumeMessage | null) => void; reject: (err: Error) => void } | null = null;
-  private failure: Error | null = null;
-  private ended = false;
-
-  get size(): number {
-    return this.items.length - this.at;
-  }
-
-  push(delivery: ConsumeMessage): void {
-    const waiter = this.waiter;
-    this.waiter = null;
-    if (waiter) waiter.resolve(delivery);
-    else this.items.push(delivery);
-  }
-
-  fail(err: Error): void {
-    if (this.failure || this.ended) return;
-    this.failure = err;
-    this.clear();
-    const waiter = this.waiter;
-    this.waiter = null;
-    waiter?.reject(err);
-  }
-
-  end(): void {
-    this.ended = true;
-    this.clear();
-    const waiter = this.waiter;
-    this.waiter = null;
-    waiter?.resolve(null);
-  }
-
-  /** The next delivery; null once ended; rejects once failed. One read at a time (the engine serialises reads). */
-  next(): Promise<ConsumeMessage | null> {
-    const delivery = this.take();
-    if (delivery) return Promise.resolve(delivery);
-    if (this.failure) return Promise.reject(this.failure);
-    if (this.ended) return Promise.resolve(null);
-    return new Promise((resolve, reject) => {
-      this.waiter = { resolve, reject };
-    });
-  }
-
-  take(): ConsumeMessage | undefined {
-    if (this.at >= this.items.length) return undefined;
-    const delivery = this.items[this.at++];
-    if (this.at === this.items.length) this.clear();
-    return delivery;
-  }
-
-  takeMany(max: number): ConsumeMessage[] {
-    const taken = this.items.slice(this.at, this.at + max);
-    this.at += taken.length;
-    if (this.at === this.items.length) this.clear();
-    return taken;
-  }
-
-  private clear(): void {
-    this.items = [];
-    this.at = 0;
-  }
-}
-
-/**
  * Settles deliveries with the broker. Acks that extend the run of settled tags from the lowest
  * up are sent together as one `multiple` ack once the current callbacks are done (next tick: the
  * confirms of one reply settle several groups at once), as a hand-written consumer acks a prefetch
@@ -262,7 +193,7 @@ class Settler {
 interface Consumer {
   connection: ChannelModel;
   channel: Channel;
-  deliveries: Deliveries;
+  deliveries: DeliveryQueue<ConsumeMessage>;
   settler: Settler;
   open: boolean;
 }
@@ -289,7 +220,7 @@ export class AmqpReader implements InputReader {
   async connect(): Promise<void> {
     await this.drop();
     const { connection, address } = await dialAny(this.urls, this.config.tls, this.connectionName);
-    const deliveries = new Deliveries();
+    const deliveries = new DeliveryQueue<ConsumeMessage>();
     const consumer: Consumer = {
       connection,
       channel: null as unknown as Channel,

@@ -72,9 +72,7 @@ export class FileReader implements InputReader {
 
   /** The messages left in the current chunk (each its own batch of one, as read() hands them out). */
   readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
-    const source = this.current;
-    if (this.closed || !source || source.bufferedCount() < 2) return undefined;
-    return { batches: source.takeBuffered(max), ack: source.ackMany };
+    return this.closed ? undefined : this.current?.bufferedGroup(max);
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@ import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
+import { readBody } from '../../http/respond.js';
 import { type Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
@@ -181,7 +182,8 @@ export class HttpServerReader implements InputReader {
     }
     let batch: Batch;
     try {
-      batch = messagesOf(req, await readBody(req), params);
+      // No size limit of its own (the reference has none): the body is read whole.
+      batch = messagesOf(req, await readBody(req, Number.POSITIVE_INFINITY), params);
     } catch (err) {
       this.ctx.logger.warn({ err }, 'request read failed');
       return sendError(res, 400, 'Bad request');
@@ -318,34 +320,6 @@ function splitAddress(address: string): { host: string | undefined; port: number
   const i = address.lastIndexOf(':');
   const host = i > 0 ? address.slice(0, i).replace(/^\[|\]$/g, '') : undefined;
   return { host: host === '0.0.0.0' || host === '' ? undefined : host, port: Number(address.slice(i + 1)) };
-}
-
-/** The whole body; rejects when the request errors or closes before its end. */
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  if (req.destroyed) return Promise.reject(req.errored ?? new Error('request closed before its body'));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const onData = (chunk: Buffer) => chunks.push(chunk);
-    const onEnd = () => {
-      done();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-    };
-    const onError = (err: Error) => {
-      done();
-      reject(err);
-    };
-    const onClose = () => onError(new Error('request closed before its body'));
-    const done = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
 }
 
 /** `new URL(url, base).pathname` without the parse when the target is a plain path (no query). */

@@ -4,7 +4,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
-import { Semaphore } from '../../engine/semaphore.js';
+import { OrderedSlots } from '../../engine/ordered_slots.js';
 import { Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import {
@@ -28,7 +28,7 @@ export class RedisListReader implements InputReader {
   private connection: RedisConnection | null = null;
   private closed = false;
   private readonly timeoutSeconds: string;
-  private readonly inFlight: Semaphore | null;
+  private readonly inFlight: OrderedSlots | null;
 
   constructor(
     private readonly config: RedisListInputConfig,
@@ -37,7 +37,7 @@ export class RedisListReader implements InputReader {
   ) {
     // BLPOP takes seconds (fractions allowed since Redis 6); 0 would block forever.
     this.timeoutSeconds = String(Math.max(0.01, durationMs(config.timeout, 'timeout') / 1000));
-    this.inFlight = config.max_in_flight > 0 ? new Semaphore(config.max_in_flight) : null;
+    this.inFlight = config.max_in_flight > 0 ? new OrderedSlots(config.max_in_flight) : null;
   }
 
   async connect(): Promise<void> {

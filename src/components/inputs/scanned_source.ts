@@ -21,7 +21,7 @@ export class ScannedSource {
   private finishCalled = false;
   private readonly ack: AckFn;
   /** Settles several messages at once (groups): counted like ack(), by the number of batches. */
-  readonly ackMany: GroupAckFn = (err, batches) => {
+  private readonly ackMany: GroupAckFn = (err, batches) => {
     if (err && !this.firstError) this.firstError = err;
     this.outstanding -= batches.length;
     return this.maybeFinish();
@@ -70,14 +70,13 @@ export class ScannedSource {
     return { batch: [msg], ack: this.ack };
   }
 
-  /** How many messages nextBuffered() can still hand out without reading. */
-  bufferedCount(): number {
-    return this.buffered.length - this.position;
-  }
-
-  /** Up to `max` buffered messages, each a batch of one, to be settled through ackMany. */
-  takeBuffered(max: number): Batch[] {
+  /**
+   * Up to `max` buffered messages, each a batch of one, with the ack that settles any of them
+   * (InputReader.readBufferedGroup); undefined when fewer than two are buffered.
+   */
+  bufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
     const end = Math.min(this.buffered.length, this.position + max);
+    if (end - this.position < 2) return undefined;
     const batches: Batch[] = new Array(end - this.position);
     const decorate = this.hooks.decorate;
     for (let i = 0; this.position < end; i++) {
@@ -86,7 +85,7 @@ export class ScannedSource {
       batches[i] = [msg];
     }
     this.outstanding += batches.length;
-    return batches;
+    return { batches, ack: this.ackMany };
   }
 
   /** Stops scanning (closes the underlying stream through the iterator's return). */

@@ -39,9 +39,7 @@ export class StreamReader implements InputReader {
 
   /** The lines left in the scanned chunk, as one group (see InputReader.readBufferedGroup). */
   readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
-    const source = this.source;
-    if (this.done || !source || source.bufferedCount() < 2) return undefined;
-    return { batches: source.takeBuffered(max), ack: source.ackMany };
+    return this.done ? undefined : this.source?.bufferedGroup(max);
   }
 
   async close(): Promise<void> {

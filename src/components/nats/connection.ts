@@ -5,6 +5,7 @@ import type { Authenticator, MsgHdrs, NatsConnection, NodeConnectionOptions } fr
 import type { Interpolation } from '../../bloblang/index.js';
 import { type FieldSpec, field } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
+import type { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
 import type { MetadataFilterConfig } from '../fields/metadata.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
@@ -166,20 +167,21 @@ export async function connectionOptions(
 }
 
 /**
- * Calls `listener` once the connection closes by itself (server gone; the client does not
- * reconnect on its own unless max_reconnects is set), with an error naming the addresses.
+ * Reports to `lost` once the connection closes by itself (server gone; the client does not
+ * reconnect on its own unless max_reconnects is set) while `current()` still holds, so an idle
+ * output learns of it (OutputWriter.onConnectionLost). The error names the addresses.
  */
-export function whenClosed(
+export function reportWhenClosed(
   nc: NatsConnection,
   config: NatsConnectionConfig,
-  listener: (err: Error) => void,
+  lost: LostConnection,
+  current: () => boolean,
 ): void {
   const where = expandUrls(config.urls).map(redactUrl).join(', ');
-  void nc
-    .closed()
-    .then((err) =>
-      listener(new Error(`NATS at ${where}: connection closed${err ? `: ${describe(err)}` : ''}`)),
-    );
+  void nc.closed().then((err) => {
+    if (current())
+      lost.report(new Error(`NATS at ${where}: connection closed${err ? `: ${describe(err)}` : ''}`));
+  });
 }
 
 /** Connects to the first reachable server; the error names the addresses and the reason. */

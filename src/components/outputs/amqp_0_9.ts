@@ -7,6 +7,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { LostConnection } from '../../engine/lost_connection.js';
 import { type Batch, Message } from '../../message/message.js';
 import {
   type AmqpConnection,
@@ -111,11 +112,8 @@ export class AmqpWriter implements OutputWriter {
 
   /** Set by close(): a connect() still dialling then hangs up instead of keeping the link. */
   private closed = false;
-  private lostListener: ((err: Error) => void) | null = null;
-
-  onConnectionLost(listener: (err: Error) => void): void {
-    this.lostListener = listener;
-  }
+  private readonly lost = new LostConnection();
+  readonly onConnectionLost = this.lost.listen;
 
   async connect(): Promise<void> {
     await this.drop();
@@ -140,7 +138,7 @@ export class AmqpWriter implements OutputWriter {
     // connection is fully closed (reconnecting on 'error' would wait on a close in progress).
     const closed = () => {
       if (this.publisher === publisher && !this.closed)
-        this.lostListener?.(new Error(`amqp_0_9 ${address}: ${publisher.lostReason || 'connection closed'}`));
+        this.lost.report(new Error(`amqp_0_9 ${address}: ${publisher.lostReason || 'connection closed'}`));
     };
     // Listeners first: an unhandled 'error' event would crash the process.
     connection.on('error', (err: Error) => lost(`connection error: ${err.message}`));

@@ -6,6 +6,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import { closeQuietly, dialMqtt, type MqttConnectionConfig, mqttConnectionFields } from '../mqtt/client.js';
@@ -43,11 +44,8 @@ export class MqttWriter implements OutputWriter {
 
   /** Set by close(): a connect() still dialling then hangs up instead of keeping the link. */
   private closed = false;
-  private lostListener: ((err: Error) => void) | null = null;
-
-  onConnectionLost(listener: (err: Error) => void): void {
-    this.lostListener = listener;
-  }
+  private readonly lost = new LostConnection();
+  readonly onConnectionLost = this.lost.listen;
 
   async connect(): Promise<void> {
     await this.drop();
@@ -60,7 +58,7 @@ export class MqttWriter implements OutputWriter {
       const err = new NotConnectedError(`mqtt ${address}: ${why}`);
       for (const reject of publisher.onLost) reject(err);
       // An idle output learns of it only here: tell the engine (/ready, reconnect).
-      if (this.publisher === publisher && !this.closed) this.lostListener?.(err);
+      if (this.publisher === publisher && !this.closed) this.lost.report(err);
     };
     client.on('error', (err) => lost(`connection error: ${err.message}`));
     client.on('close', () => lost('connection closed'));

@@ -5,6 +5,7 @@ import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
 import {
@@ -14,10 +15,10 @@ import {
   HeaderBuilder,
   maxReconnectsField,
   type NatsConnectionConfig,
+  reportWhenClosed,
   securityFields,
   tracingMapField,
   urlsField,
-  whenClosed,
 } from '../nats/connection.js';
 
 export interface NatsOutputConfig extends NatsConnectionConfig {
@@ -31,7 +32,8 @@ export interface NatsOutputConfig extends NatsConnectionConfig {
 export class NatsWriter implements OutputWriter {
   private nc: NatsConnection | null = null;
   private closed = false;
-  private lostListener: ((err: Error) => void) | null = null;
+  private readonly lost = new LostConnection();
+  readonly onConnectionLost = this.lost.listen;
 
   constructor(
     private readonly config: NatsOutputConfig,
@@ -46,19 +48,8 @@ export class NatsWriter implements OutputWriter {
     if (this.closed) await closeQuietly(nc);
     else {
       this.nc = nc;
-      this.watch(nc);
+      reportWhenClosed(nc, this.config, this.lost, () => this.nc === nc && !this.closed);
     }
-  }
-
-  onConnectionLost(listener: (err: Error) => void): void {
-    this.lostListener = listener;
-  }
-
-  /** An idle output learns of a lost server only here: tell the engine (/ready, reconnect). */
-  private watch(nc: NatsConnection): void {
-    whenClosed(nc, this.config, (err) => {
-      if (this.nc === nc && !this.closed) this.lostListener?.(err);
-    });
   }
 
   async write(batch: Batch): Promise<void> {

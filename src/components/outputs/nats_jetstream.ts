@@ -7,6 +7,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
 import {
@@ -16,10 +17,10 @@ import {
   HeaderBuilder,
   maxReconnectsField,
   type NatsConnectionConfig,
+  reportWhenClosed,
   securityFields,
   tracingMapField,
   urlsField,
-  whenClosed,
 } from '../nats/connection.js';
 import { nats } from '../nats/library.js';
 
@@ -35,7 +36,8 @@ export class NatsJetStreamWriter implements OutputWriter {
   private nc: NatsConnection | null = null;
   private js: JetStreamClient | null = null;
   private closed = false;
-  private lostListener: ((err: Error) => void) | null = null;
+  private readonly lost = new LostConnection();
+  readonly onConnectionLost = this.lost.listen;
 
   constructor(
     private readonly config: NatsJetStreamOutputConfig,
@@ -53,18 +55,7 @@ export class NatsJetStreamWriter implements OutputWriter {
     }
     this.nc = nc;
     this.js = nats().jetstream.jetstream(nc);
-    this.watch(nc);
-  }
-
-  onConnectionLost(listener: (err: Error) => void): void {
-    this.lostListener = listener;
-  }
-
-  /** An idle output learns of a lost server only here: tell the engine (/ready, reconnect). */
-  private watch(nc: NatsConnection): void {
-    whenClosed(nc, this.config, (err) => {
-      if (this.nc === nc && !this.closed) this.lostListener?.(err);
-    });
+    reportWhenClosed(nc, this.config, this.lost, () => this.nc === nc && !this.closed);
   }
 
   async write(batch: Batch): Promise<void> {

@@ -9,6 +9,7 @@ let WebSocketClient: typeof WebSocket | undefined;
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch } from '../../message/message.js';
 import { authFields, type BasicAuthConfig } from '../fields/http_client.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
@@ -29,7 +30,8 @@ class WebsocketWriter implements OutputWriter {
   /** The socket still in its handshake, so close() can abort it instead of leaving a handle. */
   private pending: WebSocket | null = null;
   private closed = false;
-  private lostListener: ((err: Error) => void) | null = null;
+  private readonly lost = new LostConnection();
+  readonly onConnectionLost = this.lost.listen;
 
   constructor(private readonly config: WebsocketOutputConfig) {}
 
@@ -77,12 +79,8 @@ class WebsocketWriter implements OutputWriter {
     // An idle output learns of a dropped connection only here: tell the engine (/ready, reconnect).
     socket.once('close', () => {
       if (this.socket === socket && !this.closed)
-        this.lostListener?.(new Error(`websocket ${url.origin}: connection closed`));
+        this.lost.report(new Error(`websocket ${url.origin}: connection closed`));
     });
-  }
-
-  onConnectionLost(listener: (err: Error) => void): void {
-    this.lostListener = listener;
   }
 
   async write(batch: Batch): Promise<void> {

@@ -2,12 +2,14 @@
 // with backoff when it is lost) and a pipelined send of a batch's commands.
 import type { Logger } from 'pino';
 import { NotConnectedError } from '../../engine/errors.js';
+import { LostConnection } from '../../engine/lost_connection.js';
 import { type RedisArgument, RedisConnection, type RedisTarget } from './client.js';
 
 export abstract class RedisWriterConnection {
   protected connection: RedisConnection | null = null;
   private closed = false;
-  private lostListener: ((err: Error) => void) | null = null;
+  private readonly lost = new LostConnection();
+  readonly onConnectionLost = this.lost.listen;
 
   constructor(
     protected readonly target: RedisTarget,
@@ -25,13 +27,9 @@ export abstract class RedisWriterConnection {
       connection.onLost((err) => {
         // Only the current connection's loss matters (connect() replaces and destroys old ones).
         if (this.connection === connection && !this.closed)
-          this.lostListener?.(new Error(`redis at ${this.target.address}: ${err.message}`));
+          this.lost.report(new Error(`redis at ${this.target.address}: ${err.message}`));
       });
     }
-  }
-
-  onConnectionLost(listener: (err: Error) => void): void {
-    this.lostListener = listener;
   }
 
   async close(): Promise<void> {

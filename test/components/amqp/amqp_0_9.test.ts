@@ -9,31 +9,18 @@ import { promisify } from 'node:util';
 import { type Channel, type ChannelModel, type ConsumeMessage, connect } from 'amqplib';
 import { Message } from '../../../src/message/message.js';
 import { requireService } from '../../helpers/services.js';
-import { messagesIn } from './rabbitmq.js';
+import { AMQP_URL, messagesIn, RabbitFixtures } from './rabbitmq.js';
 import { buildOutput, type RunningStream, startStream, waitFor } from './stream_yaml.js';
 
-const URL = 'amqp://guest:guest@127.0.0.1:5672/';
+const URL = AMQP_URL;
 const run = randomBytes(4).toString('hex');
-const name = (what: string) => `nekton-test-${what}-${run}`;
 
+let rabbit: RabbitFixtures | null = null;
 let admin: ChannelModel | null = null;
 let channel: Channel;
-const queues: string[] = [];
-const exchanges: string[] = [];
-
-async function queue(what: string, args: Record<string, unknown> = {}): Promise<string> {
-  const q = name(what);
-  await channel.assertQueue(q, { durable: false, arguments: args });
-  queues.push(q);
-  return q;
-}
-
-async function exchange(what: string): Promise<string> {
-  const x = name(what);
-  await channel.assertExchange(x, 'direct', { durable: false });
-  exchanges.push(x);
-  return x;
-}
+const name = (what: string) => `nekton-test-${what}-${run}`;
+const queue = (what: string, args: Record<string, unknown> = {}) => rabbit!.queue(what, args);
+const exchange = (what: string) => rabbit!.exchange(what);
 
 /** Collects every message arriving on a queue (acked at once). */
 async function collect(q: string): Promise<ConsumeMessage[]> {
@@ -78,20 +65,14 @@ describe('amqp_0_9 input and output (RabbitMQ)', () => {
   let streams: RunningStream[] = [];
 
   before(async () => {
-    try {
-      admin = await connect(URL);
-      channel = await admin.createChannel();
-    } catch {
-      admin = null;
-    }
+    rabbit = await RabbitFixtures.open(name);
+    admin = rabbit?.admin ?? null;
+    if (rabbit) channel = rabbit.channel;
   });
 
   after(async () => {
     for (const s of streams) await s.stop();
-    if (!admin) return;
-    for (const q of queues) await channel.deleteQueue(q).catch(() => undefined);
-    for (const x of exchanges) await channel.deleteExchange(x).catch(() => undefined);
-    await admin.close();
+    await rabbit?.close();
   });
 
   async function start(yaml: string): Promise<RunningStream> {

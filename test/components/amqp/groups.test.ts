@@ -5,28 +5,22 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type Channel, type ChannelModel, type ConsumeMessage, connect } from 'amqplib';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { pino } from 'pino';
 import { type AmqpInputConfig, AmqpReader } from '../../../src/components/inputs/amqp_0_9.js';
 import { requireService } from '../../helpers/services.js';
 import { TLS_OFF } from '../../helpers/tls.js';
-import { messagesIn } from './rabbitmq.js';
+import { AMQP_URL, messagesIn, RabbitFixtures } from './rabbitmq.js';
 import { startStream, waitFor } from './stream_yaml.js';
 
-const URL = 'amqp://guest:guest@127.0.0.1:5672/';
+const URL = AMQP_URL;
 const run = randomBytes(4).toString('hex');
-const name = (what: string) => `nekton-test-grp-${what}-${run}`;
 
+let rabbit: RabbitFixtures | null = null;
 let admin: ChannelModel | null = null;
 let channel: Channel;
-const queues: string[] = [];
-
-async function queue(what: string): Promise<string> {
-  const q = name(what);
-  await channel.assertQueue(q, { durable: false });
-  queues.push(q);
-  return q;
-}
+const name = (what: string) => `nekton-test-grp-${what}-${run}`;
+const queue = (what: string) => rabbit!.queue(what);
 
 function readerConfig(q: string, prefetch: number): AmqpInputConfig {
   return {
@@ -43,18 +37,13 @@ function readerConfig(q: string, prefetch: number): AmqpInputConfig {
 
 describe('amqp_0_9 groups (RabbitMQ)', () => {
   before(async () => {
-    try {
-      admin = await connect(URL);
-      channel = await admin.createChannel();
-    } catch {
-      admin = null;
-    }
+    rabbit = await RabbitFixtures.open(name);
+    admin = rabbit?.admin ?? null;
+    if (rabbit) channel = rabbit.channel;
   });
 
   after(async () => {
-    if (!admin) return;
-    for (const q of queues) await channel.deleteQueue(q).catch(() => undefined);
-    await admin.close();
+    await rabbit?.close();
   });
 
   it('delivers every message when a group publish fails in the middle, leaving nothing unacked', async (t) => {

@@ -1,10 +1,4 @@
-// Runs NATS streams from YAML through the real engine, with a `capture` output that records what
-// it receives and can fail chosen writes; plus unique names and a private nats-server.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { registry as builtins } from '../../../src/components/registry.js';
 import { schemaProvider } from '../../../src/config/schema.js';
@@ -17,6 +11,7 @@ import { Stream } from '../../../src/engine/stream.js';
 import type { Message } from '../../../src/message/message.js';
 import { eventually, freePort } from '../../helpers/cli.js';
 import { createTestEnv } from '../../helpers/context.js';
+import { PrivateServer } from '../../helpers/private_server.js';
 
 export const NATS_URL = 'nats://127.0.0.1:4222';
 
@@ -94,11 +89,10 @@ export function client(url = NATS_URL): Promise<NatsConnection> {
 export { eventually };
 
 /** A nats-server of the test's own, with JetStream storing in a temporary directory. */
-export class PrivateNatsServer {
-  private child: ChildProcess | null = null;
-  readonly dir = mkdtempSync(join(tmpdir(), 'nekton-nats-'));
-
-  private constructor(readonly port: number) {}
+export class PrivateNatsServer extends PrivateServer {
+  private constructor(port: number) {
+    super(port, 'nats');
+  }
 
   static async start(): Promise<PrivateNatsServer> {
     const server = new PrivateNatsServer(await freePort());
@@ -110,16 +104,12 @@ export class PrivateNatsServer {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  /** Starts (again, after stop) on the same port and store; resolves once it accepts clients. */
-  async restart(): Promise<void> {
-    this.child = spawn(
-      '/usr/sbin/nats-server',
-      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir],
-      {
-        stdio: 'ignore',
-      },
-    );
-    await eventually(
+  protected command(): [string, string[]] {
+    return ['/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir]];
+  }
+
+  protected waitReady(): Promise<unknown> {
+    return eventually(
       async () => {
         const nc = await connect({ servers: this.url, reconnect: false });
         await nc.close();
@@ -128,20 +118,5 @@ export class PrivateNatsServer {
       10_000,
       `nats-server on port ${this.port}`,
     );
-  }
-
-  /** Kills the server abruptly (SIGKILL), as a crash would. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  async dispose(): Promise<void> {
-    await this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -1,10 +1,4 @@
-// Shared pieces of the Redis connector tests: unique key names, an admin connection to the local
-// server, streams built from YAML the way `nekton run` builds them, and polling with a deadline.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { buildResources } from '../../../src/cli/service.js';
 import { RedisConnection, type RedisReply, redisTarget } from '../../../src/components/redis/client.js';
@@ -15,6 +9,7 @@ import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml
 import { Stream } from '../../../src/engine/stream.js';
 import { freePort } from '../../helpers/cli.js';
 import { createTestEnv, type TestEnv } from '../../helpers/context.js';
+import { PrivateServer } from '../../helpers/private_server.js';
 import { TLS_OFF } from '../../helpers/tls.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -144,11 +139,10 @@ export async function pendingCount(admin: Admin, stream: string, group: string):
  * touching the shared one. The append-only file (fsync always) keeps streams, groups and pending
  * entries across a SIGKILL, as a production server with persistence would.
  */
-export class PrivateRedisServer {
-  private child: ChildProcess | null = null;
-  readonly dir = mkdtempSync(join(tmpdir(), 'nekton-redis-'));
-
-  private constructor(readonly port: number) {}
+export class PrivateRedisServer extends PrivateServer {
+  private constructor(port: number) {
+    super(port, 'redis');
+  }
 
   static async start(): Promise<PrivateRedisServer> {
     const server = new PrivateRedisServer(await freePort());
@@ -160,11 +154,13 @@ export class PrivateRedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts (again, after kill) on the same port and data directory; resolves once it answers PING. */
-  async restart(): Promise<void> {
+  protected command(): [string, string[]] {
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir];
-    args.push('--appendonly', 'yes', '--appendfsync', 'always');
-    this.child = spawn('redis-server', args, { stdio: 'ignore' });
+    return ['redis-server', [...args, '--appendonly', 'yes', '--appendfsync', 'always']];
+  }
+
+  /** Resolves once it answers PING (while it loads the append-only file it answers LOADING). */
+  protected async waitReady(): Promise<unknown> {
     const target = await redisTarget({
       url: this.url,
       kind: 'simple',
@@ -172,10 +168,9 @@ export class PrivateRedisServer {
       client_name: '',
       tls: TLS_OFF,
     });
-    await waitFor(`redis-server on port ${this.port}`, async () => {
+    return waitFor(`redis-server on port ${this.port}`, async () => {
       const c = await RedisConnection.open(target, pino({ level: 'silent' })).catch(() => null);
       if (!c) return false;
-      // Still loading the append-only file answers LOADING: not ready yet.
       const ok = await c.send(['PING']).then(
         () => true,
         () => false,
@@ -195,20 +190,5 @@ export class PrivateRedisServer {
       tls: TLS_OFF,
     });
     return RedisConnection.open(target, pino({ level: 'silent' }));
-  }
-
-  /** Kills the server abruptly (SIGKILL), as a crash would. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  async dispose(): Promise<void> {
-    await this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }
