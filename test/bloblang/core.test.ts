@@ -64,6 +64,18 @@ describe('assignments and paths', () => {
       '{"first":{"foo":"bar"},"foo":"bar","second":{"first":{"foo":"bar"},"foo":"bar"}}',
     );
   });
+  test('a root replaced after field assignments is copied before it is edited', () => {
+    // The first assignment makes the root object; `root = this` replaces it with the input
+    // document, which the later assignments must not edit in place.
+    const doc = { x: 1 };
+    const result = parseMapping('root.a = 1\nroot = this\nroot.b = 2\nroot.a = deleted()').apply(
+      [Message.fromStructured(doc)],
+      0,
+    );
+    assert.equal(result?.text(), '{"b":2,"x":1}');
+    assert.deepEqual(doc, { x: 1 });
+    assert.equal(out('root.a = 1\nroot.b = root\nroot.a = 3'), '{"a":3,"b":{"a":1}}');
+  });
   test('missing fields read as null', () => {
     assert.equal(out('root.a = this.nope.deeper', '{"x":1}'), '{"a":null}');
   });
