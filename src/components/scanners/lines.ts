@@ -32,6 +32,10 @@ export function splitLines(options: {
   const stripCR = !custom;
   const { maxBufferSize, omitEmpty } = options;
 
+  // A one-byte delimiter (the default \n) is searched for as a number, which is faster, and
+  // cannot be split across chunks, so a chunk never needs to be joined to the line before it.
+  if (delim.length === 1) return scanOnByte(delim[0]!, stripCR, maxBufferSize, omitEmpty);
+
   return async function* scanLines(source: ByteSource) {
     let carry: Buffer | null = null; // the unfinished line from earlier chunks
     for await (const raw of source) {
@@ -60,11 +64,63 @@ export function splitLines(options: {
       }
       if (out.length > 0) yield out;
     }
-    if (carry !== null && carry.length > 0) {
-      let last = carry;
-      if (stripCR && last[last.length - 1] === 0x0d) last = last.subarray(0, last.length - 1);
-      if (!omitEmpty || last.length > 0) yield [new Message(last)];
+    if (carry !== null && carry.length > 0) yield* lastLine(carry, stripCR, omitEmpty);
+  };
+}
+
+/** The line after the last delimiter, if any is left. */
+function* lastLine(carry: Buffer, stripCR: boolean, omitEmpty: boolean): Generator<Message[]> {
+  let last = carry;
+  if (stripCR && last[last.length - 1] === 0x0d) last = last.subarray(0, last.length - 1);
+  if (!omitEmpty || last.length > 0) yield [new Message(last)];
+}
+
+/**
+ * Splits on a one-byte delimiter. The unfinished line of a chunk is kept as a list of pieces and
+ * joined once its end is found, instead of joining it to the whole next chunk (a copy of every
+ * chunk, ~3% of W1's time).
+ */
+function scanOnByte(delim: number, stripCR: boolean, maxBufferSize: number, omitEmpty: boolean): Scanner {
+  return async function* scanLines(source: ByteSource) {
+    let pieces: Buffer[] = []; // the unfinished line, from earlier chunks
+    let carried = 0;
+    const emit = (out: Message[], line: Buffer) => {
+      let end = line.length;
+      if (stripCR && end > 0 && line[end - 1] === 0x0d) end--;
+      if (end > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
+      if (!omitEmpty || end > 0) out.push(new Message(end === line.length ? line : line.subarray(0, end)));
+    };
+    for await (const raw of source) {
+      const buf = asBuffer(raw);
+      const out: Message[] = [];
+      let start = 0;
+      let end = buf.indexOf(delim, 0);
+      if (carried > 0 && end !== -1) {
+        // The carried line ends in this chunk: join its pieces with this chunk's part once.
+        pieces.push(buf.subarray(0, end));
+        const line = Buffer.concat(pieces, carried + end);
+        pieces = [];
+        carried = 0;
+        emit(out, line);
+        start = end + 1;
+        end = buf.indexOf(delim, start);
+      }
+      while (end !== -1) {
+        let lineEnd = end;
+        if (stripCR && lineEnd > start && buf[lineEnd - 1] === 0x0d) lineEnd--;
+        if (lineEnd - start > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
+        if (!omitEmpty || lineEnd > start) out.push(new Message(buf.subarray(start, lineEnd)));
+        start = end + 1;
+        end = buf.indexOf(delim, start);
+      }
+      if (start < buf.length) {
+        carried += buf.length - start;
+        if (carried > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
+        pieces.push(buf.subarray(start));
+      }
+      if (out.length > 0) yield out;
     }
+    if (carried > 0) yield* lastLine(Buffer.concat(pieces, carried), stripCR, omitEmpty);
   };
 }
 

@@ -41,6 +41,21 @@ describe('lines scanner', () => {
   it('fails on a line longer than max_buffer_size', async () => {
     await assert.rejects(scan({ lines: { max_buffer_size: 4 } }, chunks('ok\ntoolong\n')), /max_buffer_size/);
   });
+
+  it('joins a line spread over several chunks, with its \r in one chunk and \n in the next', async () => {
+    const msgs = await scan({ lines: {} }, chunks('x\nsp', 'an', 'ning\r', '\nend\r', '\r', '\n', 'tail\r'));
+    assert.deepEqual(texts(msgs), ['x', 'spanning', 'end\r', 'tail']);
+  });
+
+  it('a line spread over chunks counts every chunk against max_buffer_size, and one that fits passes', async () => {
+    await assert.rejects(
+      scan({ lines: { max_buffer_size: 5 } }, chunks('ab', 'cd', 'ef', 'g\n')),
+      /max_buffer_size/,
+    );
+    await assert.rejects(scan({ lines: { max_buffer_size: 5 } }, chunks('abc', 'def\n')), /max_buffer_size/);
+    const fits = await scan({ lines: { max_buffer_size: 5 } }, chunks('ab', 'cd', 'e\r\nf'));
+    assert.deepEqual(texts(fits), ['abcde', 'f']);
+  });
 });
 
 describe('csv scanner', () => {
