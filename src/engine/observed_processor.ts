@@ -77,6 +77,14 @@ export function runProcessors(processors: readonly Processor[], batch: Batch): B
   let batches: Batch[] = [batch];
   for (let i = 0; i < processors.length; i++) {
     const processor = processors[i]!;
+    if (batches.length === 1) {
+      // One batch in (the common case): the processor's own answer is the next step's input.
+      const out = processor.process(batches[0]!);
+      if (out instanceof Promise) return continueAsync(processors, i, batches, 0, out, []);
+      batches = withoutEmpty(out);
+      if (batches.length === 0) break;
+      continue;
+    }
     const next: Batch[] = [];
     for (let j = 0; j < batches.length; j++) {
       const out = processor.process(batches[j]!);
@@ -86,6 +94,13 @@ export function runProcessors(processors: readonly Processor[], batch: Batch): B
     batches = next;
     if (batches.length === 0) break;
   }
+  return batches;
+}
+
+/** The batches that still hold messages (the same array when none is empty). */
+function withoutEmpty(batches: Batch[]): Batch[] {
+  for (let i = 0; i < batches.length; i++)
+    if (batches[i]!.length === 0) return batches.filter((b) => b.length > 0);
   return batches;
 }
 

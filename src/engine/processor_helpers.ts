@@ -1,7 +1,7 @@
 // Building blocks for processors that work message by message: failures flag the message instead
 // of failing the batch (as Benthos does), and synchronous work never pays for a promise.
 import type { Logger } from 'pino';
-import type { Batch, Message } from '../message/message.js';
+import { type Batch, Message } from '../message/message.js';
 import type { Processor } from './component.js';
 import type { BuildContext } from './context.js';
 import { ConfigError, errorMessage } from './errors.js';
@@ -31,10 +31,13 @@ export function flagged(msg: Message, err: unknown): Message {
  */
 export function perMessage(fn: MessageFn, options: PerMessageOptions = {}): Processor['process'] {
   const onError = options.onError;
-  const fail = (out: Message[], msg: Message, index: number, err: unknown) => {
+  const failed = (msg: Message, index: number, err: unknown): Message => {
     const bad = flagged(msg, err);
     onError?.(bad.error as Error, msg, index);
-    out.push(bad);
+    return bad;
+  };
+  const fail = (out: Message[], msg: Message, index: number, err: unknown) => {
+    out.push(failed(msg, index, err));
   };
 
   const finishAsync = async (
@@ -55,6 +58,22 @@ export function perMessage(fn: MessageFn, options: PerMessageOptions = {}): Proc
   };
 
   return (batch) => {
+    if (batch.length === 1) {
+      // The common case (each message its own transaction): exact-size arrays, none grown by push.
+      const msg = batch[0]!;
+      let result: MessageResult | Promise<MessageResult> = null;
+      try {
+        result = fn(msg, batch, 0);
+      } catch (err) {
+        return [[failed(msg, 0, err)]];
+      }
+      if (result === null) return [];
+      if (result instanceof Message) return [[result]];
+      if (result instanceof Promise) return finishAsync(batch, [], 0, result);
+      const out: Message[] = [];
+      appendResult(out, result);
+      return out.length > 0 ? [out] : [];
+    }
     const out: Message[] = [];
     for (let i = 0; i < batch.length; i++) {
       const msg = batch[i]!;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { runProcessors } from '../../src/engine/observed_processor.js';
 import { perMessage, processorErrorLog } from '../../src/engine/processor_helpers.js';
 import { Message } from '../../src/message/message.js';
 
@@ -52,6 +53,63 @@ describe('perMessage', () => {
       ['a!', 'b', 'c!'],
     );
     assert.equal(out![1]!.error?.message, 'no b');
+  });
+});
+
+describe('perMessage on a batch of one message (its own fast path)', () => {
+  it('keeps one result, drops null, flattens an array result and flags a throw', async () => {
+    const process = perMessage((msg) => {
+      const t = msg.text();
+      if (t === 'drop') return null;
+      if (t === 'split') return [new Message('s1'), new Message('s2')];
+      if (t === 'none') return [];
+      if (t === 'bad') throw new Error('bad one');
+      if (t === 'later') return Promise.resolve(new Message('later!'));
+      return new Message(`${t}!`);
+    });
+    assert.deepEqual(texts(process(batchOf('a')) as Message[][]), [['a!']]);
+    assert.deepEqual(process(batchOf('drop')), []);
+    assert.deepEqual(process(batchOf('none')), []);
+    assert.deepEqual(texts(process(batchOf('split')) as Message[][]), [['s1', 's2']]);
+    const original = batchOf('bad');
+    const [flaggedBatch] = process(original) as Message[][];
+    assert.equal(flaggedBatch![0]!.error?.message, 'bad one');
+    assert.equal(original[0]!.error, null);
+    const pending = process(batchOf('later'));
+    assert.ok(pending instanceof Promise);
+    assert.deepEqual(texts(await pending), [['later!']]);
+  });
+});
+
+describe('runProcessors', () => {
+  const step = (fn: (m: Message) => Message | Message[] | null) => ({
+    process: perMessage(fn),
+    close: async () => undefined,
+  });
+
+  it('passes one batch through several processors and stops at the one that drops it', () => {
+    let reachedThird = false;
+    const processors = [
+      step((m) => new Message(`${m.text()}1`)),
+      step((m) => (m.text() === 'x1' ? null : new Message(`${m.text()}2`))),
+      step((m) => {
+        reachedThird = true;
+        return m;
+      }),
+    ];
+    assert.deepEqual(texts(runProcessors(processors, batchOf('a')) as Message[][]), [['a12']]);
+    reachedThird = false;
+    assert.deepEqual(runProcessors(processors, batchOf('x')), []);
+    assert.equal(reachedThird, false);
+  });
+
+  it('leaves out the empty batches a processor answers with', () => {
+    const splitter = {
+      process: (batch: Message[]) => [[], batch, []],
+      close: async () => undefined,
+    };
+    const out = runProcessors([splitter, step((m) => new Message(`${m.text()}+`))], batchOf('a'));
+    assert.deepEqual(texts(out as Message[][]), [['a+']]);
   });
 });
 
