@@ -30,13 +30,6 @@ export function parseOutputCodec(codec: string): OutputCodec {
   );
 }
 
-function endsWith(bytes: Uint8Array, suffix: Buffer): boolean {
-  if (suffix.length === 0 || bytes.length < suffix.length) return false;
-  const offset = bytes.length - suffix.length;
-  for (let i = 0; i < suffix.length; i++) if (bytes[offset + i] !== suffix[i]) return false;
-  return true;
-}
-
 /** The messages and their delimiters as one buffer, so a batch is a single write. */
 export function encodeMessages(messages: readonly Message[], codec: OutputCodec): Buffer {
   return encodeBatches([messages], codec);
@@ -50,22 +43,46 @@ export function encodeBatches(batches: readonly (readonly Message[])[], codec: O
   for (let b = 0; b < batches.length; b++) {
     const messages = batches[b]!;
     for (let i = 0; i < messages.length; i++) {
-      const bytes = messages[i]!.bytes();
-      total += bytes.length;
-      if (delimLength > 0 && !endsWith(bytes, delim)) total += delimLength;
+      const msg = messages[i]!;
+      total += msg.byteSize();
+      if (delimLength > 0 && !msg.endsWith(delim)) total += delimLength;
     }
   }
   const out = Buffer.allocUnsafe(total);
   // The common delimiter is one byte (\n): stored directly instead of copied.
   const delimByte = delimLength === 1 ? delim[0]! : -1;
+  // Lines scanned from one chunk, each followed there by this delimiter, are already laid out as
+  // the output wants them: a run of them is copied with one call, as `cat` would.
+  let runChunk: Buffer | null = null;
+  let runStart = 0;
+  let runEnd = 0;
   let pos = 0;
   for (let b = 0; b < batches.length; b++) {
     const messages = batches[b]!;
     for (let i = 0; i < messages.length; i++) {
-      const bytes = messages[i]!.bytes();
-      out.set(bytes, pos);
-      pos += bytes.length;
-      if (delimLength > 0 && !endsWith(bytes, delim)) {
+      const msg = messages[i]!;
+      const chunk = delimByte >= 0 ? msg.sourceChunk : null;
+      if (chunk !== null) {
+        const end = msg.sourceEnd;
+        if (end < chunk.length && chunk[end] === delimByte && !msg.endsWith(delim)) {
+          const start = msg.sourceStart;
+          if (runChunk === chunk && runEnd === start) {
+            runEnd = end + 1;
+            continue;
+          }
+          if (runChunk !== null) pos += runChunk.copy(out, pos, runStart, runEnd);
+          runChunk = chunk;
+          runStart = start;
+          runEnd = end + 1;
+          continue;
+        }
+      }
+      if (runChunk !== null) {
+        pos += runChunk.copy(out, pos, runStart, runEnd);
+        runChunk = null;
+      }
+      pos += msg.copyBytesTo(out, pos);
+      if (delimLength > 0 && !msg.endsWith(delim)) {
         if (delimByte >= 0) out[pos++] = delimByte;
         else {
           out.set(delim, pos);
@@ -74,5 +91,6 @@ export function encodeBatches(batches: readonly (readonly Message[])[], codec: O
       }
     }
   }
+  if (runChunk !== null) runChunk.copy(out, pos, runStart, runEnd);
   return out;
 }

@@ -54,7 +54,7 @@ export function splitLines(options: {
         let lineEnd = end;
         if (stripCR && lineEnd > start && buf[lineEnd - 1] === 0x0d) lineEnd--;
         if (lineEnd - start > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
-        if (!omitEmpty || lineEnd > start) out.push(new Message(buf.subarray(start, lineEnd)));
+        if (!omitEmpty || lineEnd > start) out.push(Message.ofChunk(buf, start, lineEnd));
         start = end + delim.length;
         end = buf.indexOf(delim, start);
       }
@@ -109,7 +109,7 @@ function scanOnByte(delim: number, stripCR: boolean, maxBufferSize: number, omit
         let lineEnd = end;
         if (stripCR && lineEnd > start && buf[lineEnd - 1] === 0x0d) lineEnd--;
         if (lineEnd - start > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
-        if (!omitEmpty || lineEnd > start) out.push(new Message(buf.subarray(start, lineEnd)));
+        if (!omitEmpty || lineEnd > start) out.push(Message.ofChunk(buf, start, lineEnd));
         start = end + 1;
         end = buf.indexOf(delim, start);
       }

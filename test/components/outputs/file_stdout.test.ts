@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { parseInterpolation } from '../../../src/bloblang/index.js';
-import { parseOutputCodec } from '../../../src/components/outputs/codec.js';
+import { encodeBatches, parseOutputCodec } from '../../../src/components/outputs/codec.js';
 import { FileWriter } from '../../../src/components/outputs/file.js';
 import { spec as reject } from '../../../src/components/outputs/reject.js';
 import { StreamWriter } from '../../../src/components/outputs/stdout.js';
@@ -62,6 +62,41 @@ describe('stdout output', () => {
     await writer.connect();
     sink.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
     await assert.rejects(writer.write(batch('x')), /EPIPE/);
+  });
+});
+
+describe('output encoding of lines still inside their chunk', () => {
+  // What the lines scanner makes of `a\nbb\r\ncc\nd`: views of one chunk, the \r dropped.
+  const chunk = Buffer.from('a\nbb\r\ncc\nd');
+  const lines = () => [
+    Message.ofChunk(chunk, 0, 1),
+    Message.ofChunk(chunk, 2, 4),
+    Message.ofChunk(chunk, 6, 8),
+    Message.ofChunk(chunk, 9, 10),
+  ];
+
+  it('gives the same bytes as the messages one by one, across batches and a \r the scanner dropped', () => {
+    const [a, b, c, d] = lines();
+    const out = encodeBatches([[a!, b!], [c!], [new Message('x\n'), d!]], parseOutputCodec('lines'));
+    assert.equal(out.toString(), 'a\nbb\ncc\nx\nd\n');
+  });
+
+  it('keeps the order when lines of one chunk are written out of their chunk order', () => {
+    const [a, b, c, d] = lines();
+    const out = encodeBatches(
+      [
+        [c!, a!],
+        [d!, b!],
+      ],
+      parseOutputCodec('lines'),
+    );
+    assert.equal(out.toString(), 'cc\na\nd\nbb\n');
+  });
+
+  it('uses the codec delimiter, not the one in the chunk', () => {
+    const out = encodeBatches([lines()], parseOutputCodec('delim:;'));
+    assert.equal(out.toString(), 'a;bb;cc;d;');
+    assert.equal(encodeBatches([lines()], parseOutputCodec('append')).toString(), 'abbccd');
   });
 });
 
