@@ -54,14 +54,18 @@ registerFunction({ name: 'hostname', impure: true, params: [], impl: () => hostn
 
 const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
 
-/** The zone `now()` is shown in: the process's local zone (TZ), like Go's time.Now(). */
-const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/**
+ * The zone `now()` is shown in: the process's local zone (TZ), like Go's time.Now(). Looked up on
+ * first use: the first Intl call loads ICU's time-zone data (~10 ms), which start-up should not pay.
+ */
+let localZone: string | undefined;
+const processZone = (): string => (localZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 
 registerFunction({
   name: 'now',
   impure: true,
   params: [],
-  impl: () => formatTimestamp(new Timestamp(nowNs(), localZone)),
+  impl: () => formatTimestamp(new Timestamp(nowNs(), processZone())),
 });
 
 const unixFunctions: Array<[string, bigint]> = [
