@@ -1,5 +1,5 @@
-// Child processes for the bench: nekton as a user runs it (the built `bin/nekton`), baselines, and
-// the small waits and probes around them.
+// Child processes for the bench: nekton as a user runs it (the built `bin/nekton`, with the Node
+// flags of its #! line), baselines, and the small waits and probes around them.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -7,6 +7,12 @@ import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const NEKTON_BIN = join(ROOT, 'bin', 'nekton');
+/** The Node flags on bin/nekton's `#!/usr/bin/env -S node ...` line: what the installed command runs with. */
+export const NEKTON_NODE_FLAGS = (
+  /^#!.*\bnode\b(.*)$/m.exec(readFileSync(NEKTON_BIN, 'utf8').split('\n')[0] ?? '')?.[1] ?? ''
+)
+  .split(/\s+/)
+  .filter(Boolean);
 
 const devNull = () => openSync('/dev/null', 'w');
 
@@ -39,13 +45,15 @@ export const timeCommand = async (command: string, args: string[], env: Record<s
   (await runCommand(command, args, env)).seconds;
 
 /** `node bin/nekton ...args` to completion; resolves seconds. */
-export const timeNekton = (args: string[]) => timeCommand(process.execPath, [NEKTON_BIN, ...args]);
+export const timeNekton = (args: string[]) =>
+  timeCommand(process.execPath, [...NEKTON_NODE_FLAGS, NEKTON_BIN, ...args]);
 
 const RSS_PROBE = join(ROOT, 'bench', 'baselines', 'report_max_rss.cjs');
 
 /** `node bin/nekton ...args` to completion; resolves seconds and the process's peak resident memory in KB. */
 export async function timeNektonWithRss(args: string[]): Promise<{ seconds: number; maxRssKb: number }> {
   const { seconds, stderr } = await runCommand(process.execPath, [
+    ...NEKTON_NODE_FLAGS,
     '--require',
     RSS_PROBE,
     NEKTON_BIN,
@@ -92,7 +100,7 @@ export function startBackground(
 }
 
 export const startNekton = (args: string[], nodeFlags: string[] = []) =>
-  startBackground(process.execPath, [...nodeFlags, NEKTON_BIN, ...args]);
+  startBackground(process.execPath, [...NEKTON_NODE_FLAGS, ...nodeFlags, NEKTON_BIN, ...args]);
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
