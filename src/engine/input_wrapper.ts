@@ -29,6 +29,22 @@ interface Replay {
   txn: Transaction;
 }
 
+/**
+ * A transaction handed to the engine. Built with `new`, not as a literal: V8 pretenures a literal's
+ * allocation site once most of its objects outlive a scavenge (as in-flight requests do at start-up,
+ * while the young generation is small), and a tenured object keeps the request it points to, and
+ * everything younger it reaches, alive until the next full GC.
+ */
+class HandedOut implements Transaction {
+  constructor(
+    readonly batch: Transaction['batch'],
+    readonly ack: AckFn,
+  ) {}
+}
+
+/** What an ack that has nothing left to wait for returns. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 10_000, maxElapsedMs: 0, multiplier: 2 };
 
 /** What a read resolves to when a nacked batch was queued for replay while the reader waited. */
@@ -196,7 +212,63 @@ export class ReaderInput implements Input {
     this.connected = false;
   }
 
-  private async readOne(): Promise<Transaction | null> {
+  /** The next transaction: straight from the reader in the usual state, else through the loop. */
+  private readOne(): Promise<Transaction | null> {
+    const usual =
+      this.connected &&
+      !this.closing &&
+      !this.ended &&
+      !this.autoReplayNacks &&
+      this.replays.length === 0 &&
+      this.pendingRead === null &&
+      !this.stopController.signal.aborted;
+    return usual ? this.readDirect() : this.readLoop();
+  }
+
+  /**
+   * One reader.read() raced against the stop, as readLoop does it, but with one promise instead of
+   * the loop's async frames (a source that waits for every message, such as an HTTP server, takes
+   * this path once per message). A failure or the end of the source carries on in readLoop.
+   */
+  private readDirect(): Promise<Transaction | null> {
+    let read: Promise<Transaction | null>;
+    try {
+      read = this.reader.read();
+    } catch (err) {
+      return this.readAfterFailure(err);
+    }
+    return new Promise((resolve) => {
+      let stopped = false;
+      const onStop = () => {
+        stopped = true;
+        resolve(null);
+      };
+      this.waitingForWork = onStop;
+      read.then(
+        (txn) => {
+          if (this.waitingForWork === onStop) this.waitingForWork = null;
+          if (stopped) return this.nackAbandoned(txn);
+          if (txn === null) {
+            this.sourceEnded();
+            return resolve(null);
+          }
+          const started = process.hrtime.bigint();
+          this.received.inc(txn.batch.length);
+          resolve(this.handOut(txn.batch, txn.ack, started));
+        },
+        (err: unknown) => {
+          if (this.waitingForWork === onStop) this.waitingForWork = null;
+          if (!stopped) resolve(this.readAfterFailure(err));
+        },
+      );
+    });
+  }
+
+  private async readAfterFailure(err: unknown): Promise<Transaction | null> {
+    return (await this.recover(err)) ? this.readLoop() : null;
+  }
+
+  private async readLoop(): Promise<Transaction | null> {
     for (;;) {
       if (this.closing) return null;
       const replay = this.replays.shift();
@@ -221,23 +293,13 @@ export class ReaderInput implements Input {
         }
         txn = got;
       } catch (err) {
-        if (this.closing) return null;
-        if (err instanceof NotConnectedError) {
-          this.connected = false;
-          this.lastError = errorMessage(err);
-          this.connectionLost.inc();
-          this.id.logger.warn(`lost connection: ${this.lastError}`);
-          continue;
-        }
-        this.id.logger.error(`failed to read message: ${errorMessage(err)}`);
-        await sleep(100, this.stopController.signal);
-        continue;
+        if (await this.recover(err)) continue;
+        return null;
       }
       if (txn === undefined) return null; // closed while reading
       if (txn === null) {
-        this.ended = true;
-        for (const listener of this.exhaustedListeners.splice(0)) listener();
         // Batches still in flight may yet be nacked: the ended branch above waits for them.
+        this.sourceEnded();
         continue;
       }
       const started = process.hrtime.bigint();
@@ -246,29 +308,66 @@ export class ReaderInput implements Input {
     }
   }
 
+  /** After a failed read: false when the input is closing, else true once a read may be tried again. */
+  private async recover(err: unknown): Promise<boolean> {
+    if (this.closing) return false;
+    if (err instanceof NotConnectedError) {
+      this.connected = false;
+      this.lastError = errorMessage(err);
+      this.connectionLost.inc();
+      this.id.logger.warn(`lost connection: ${this.lastError}`);
+      return true;
+    }
+    this.id.logger.error(`failed to read message: ${errorMessage(err)}`);
+    await sleep(100, this.stopController.signal);
+    return true;
+  }
+
+  private sourceEnded(): void {
+    this.ended = true;
+    for (const listener of this.exhaustedListeners.splice(0)) listener();
+  }
+
   private handOut(batch: Transaction['batch'], sourceAck: AckFn, started?: bigint): Transaction {
     this.outstanding++;
     let settled = false;
-    const ack: AckFn = async (err) => {
-      if (settled) return;
+    // Not an async function: no frame and no extra promise per message.
+    const ack: AckFn = (err) => {
+      if (settled) return SETTLED;
       settled = true;
       if (started !== undefined) this.latency.observeNs(Number(process.hrtime.bigint() - started));
       if (err && this.autoReplayNacks && !this.closing) {
         // Re-deliver from here; the source only ever sees the final success.
         this.queueReplay({ batch, ack: sourceAck });
-        this.outstanding--;
-        this.checkDrained();
-        return;
+        this.sourceSettled();
+        return SETTLED;
       }
+      let acked: Promise<void> | undefined;
       try {
-        await sourceAck(err);
-      } finally {
-        this.outstanding--;
-        this.checkDrained();
+        acked = sourceAck(err);
+      } catch (e) {
+        this.sourceSettled();
+        return Promise.reject(e);
       }
+      if (typeof acked?.then !== 'function') {
+        this.sourceSettled();
+        return SETTLED;
+      }
+      return acked.then(this.sourceSettled, this.sourceSettleFailed);
     };
-    return { batch, ack };
+    return new HandedOut(batch, ack);
   }
+
+  /** The source took the outcome of a handed-out batch (or failed to): one fewer outstanding. */
+  private readonly sourceSettled = (): void => {
+    this.outstanding--;
+    this.checkDrained();
+  };
+
+  private readonly sourceSettleFailed = (err: unknown): never => {
+    this.sourceSettled();
+    throw err;
+  };
 
   private queueReplay(txn: Transaction): void {
     this.replays.push({ txn });

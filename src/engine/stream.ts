@@ -269,13 +269,13 @@ export class Stream {
   }
 
   private dispatchGroup(group: TransactionGroup, live: Batch[], out: Batch[]): void {
-    const pending: PendingTxn = { txn: null, group, batches: live, weight: live.length, settled: false };
+    const pending = new PendingTxn(null, group, live, live.length);
     this.pending.add(pending);
     this.track(pending, this.output.writeGroup!(out));
   }
 
   private dispatch(txn: Transaction, batches: Batch[]): void {
-    const pending: PendingTxn = { txn, group: null, batches: null, weight: 1, settled: false };
+    const pending = new PendingTxn(txn, null, null, 1);
     this.pending.add(pending);
     const written =
       batches.length === 1
@@ -351,14 +351,20 @@ export class Stream {
   }
 }
 
-/** One transaction waiting for its output, or some batches of a group (`txn` null). */
-interface PendingTxn {
-  txn: Transaction | null;
-  group: TransactionGroup | null;
-  batches: readonly Batch[] | null;
-  /** Slots of MAX_PENDING_TRANSACTIONS it holds. */
-  weight: number;
-  settled: boolean;
+/**
+ * One transaction waiting for its output, or some batches of a group (`txn` null). A class, not a
+ * literal: V8 may pretenure a literal's allocation site (see HandedOut in input_wrapper.ts).
+ */
+class PendingTxn {
+  settled = false;
+
+  constructor(
+    readonly txn: Transaction | null,
+    readonly group: TransactionGroup | null,
+    readonly batches: readonly Batch[] | null,
+    /** Slots of MAX_PENDING_TRANSACTIONS it holds. */
+    readonly weight: number,
+  ) {}
 }
 
 function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {

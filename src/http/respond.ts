@@ -60,7 +60,8 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
       chunks.push(chunk);
     };
     const onEnd = () => {
-      cleanup();
+      // No cleanup: the request is over, what could still fire ('close', a late 'error') is a
+      // no-op now, and the listeners go with the request (removing four costs on every request).
       resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     };
     const onError = (err: Error) => {

@@ -54,16 +54,61 @@ function cachedCanonicalKey(key: string): string {
   return canonical;
 }
 
-interface PendingRequest {
-  txn: Transaction;
+/** What an ack returns: the answer is written by the time it returns. */
+const ANSWERED: Promise<void> = Promise.resolve();
+
+/**
+ * A received request: the transaction handed to the engine and the way it is answered. A class on
+ * purpose (like every per-request object that waits for the pipeline): V8 pretenures an object
+ * literal's allocation site when most of its objects outlive a scavenge, which they do at start-up
+ * while the young generation is still small; tenured request objects then keep every younger object
+ * they point to alive until the next full GC, and the whole request graph gets promoted.
+ */
+class PendingRequest implements Transaction {
   /** False once the request was answered (timeout, shutdown): a later ack changes nothing. */
-  open: boolean;
-  /** performance.now() after which the request is answered 408. */
-  deadline: number;
+  private open = true;
+
+  constructor(
+    private readonly reader: HttpServerReader,
+    private readonly res: ServerResponse,
+    private readonly store: ResponseStore,
+    readonly batch: Batch,
+    /** performance.now() after which the request is answered 408. */
+    readonly deadline: number,
+  ) {}
+
+  /**
+   * Answers 200 (or the sync response), 502 on a nack. An arrow, as the engine may call it unbound;
+   * not async, as the answer is written at once (no frame and no extra promise per request).
+   */
+  readonly ack = (err: Error | null): Promise<void> => {
+    if (!this.settle()) return ANSWERED;
+    try {
+      if (err) sendError(this.res, 502, err.message);
+      else this.reader.respond(this.res, this.store);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return ANSWERED;
+  };
+
   /** Answers 408 (the timeout passed before the ack). */
-  expire: () => void;
+  expire(): void {
+    if (this.settle()) sendError(this.res, 408, 'Request timed out');
+  }
+
   /** Answers 503 at shutdown: the message never reached the pipeline (or was never acked). */
-  refuse: () => void;
+  refuse(): void {
+    if (this.settle()) refuse(this.res);
+  }
+
+  /** Marks the request answered; false when it already was. */
+  private settle(): boolean {
+    if (!this.open) return false;
+    this.open = false;
+    this.reader.forget(this);
+    return true;
+  }
 }
 
 interface SyncResponse {
@@ -130,16 +175,16 @@ export class HttpServerReader implements InputReader {
 
   read(): Promise<Transaction | null> {
     const next = this.queue.shift();
-    if (next) return Promise.resolve(next.txn);
+    if (next) return Promise.resolve(next);
     if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => {
-      this.waiter = (p) => resolve(p ? p.txn : null);
+      this.waiter = resolve;
     });
   }
 
   /** A request already waiting, without a promise (the engine's fast path). */
   readBuffered(): Transaction | undefined {
-    return this.queue.shift()?.txn;
+    return this.queue.shift();
   }
 
   /** How many received requests wait for their answer (queued or in the pipeline). */
@@ -164,66 +209,77 @@ export class HttpServerReader implements InputReader {
   }
 
   /** The endpoint handler (shared server or own server). */
-  async handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): Promise<void> {
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string>,
+  ): Promise<void> | undefined {
     if (this.config.cors.enabled && this.applyCors(req, res)) return;
-    if (this.closed) return sendError(res, 503, 'Server closing');
-    if (!this.allowedVerbs.has(req.method ?? '')) return sendError(res, 405, 'Incorrect method');
-    if (this.config.rate_limit) {
-      try {
-        const wait = await this.ctx.resources.useRateLimit(this.config.rate_limit, (rl) => rl.access());
-        if (wait > 0) {
-          res.setHeader('Retry-After', String(Math.floor(wait / 1000)));
-          return sendError(res, 429, 'Too Many Requests');
-        }
-      } catch (err) {
-        this.ctx.logger.warn({ err }, 'failed to access rate limit');
-        return sendError(res, 502, 'Server error');
-      }
+    if (this.closed) {
+      sendError(res, 503, 'Server closing');
+      return;
     }
-    let batch: Batch;
+    if (!this.allowedVerbs.has(req.method ?? '')) {
+      sendError(res, 405, 'Incorrect method');
+      return;
+    }
+    if (this.config.rate_limit) return this.handleLimited(req, res, params);
+    return this.accept(req, res, params);
+  }
+
+  private async handleLimited(
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string>,
+  ): Promise<void> {
     try {
-      // No size limit of its own (the reference has none): the body is read whole.
-      batch = messagesOf(req, await readBody(req, Number.POSITIVE_INFINITY), params);
+      const wait = await this.ctx.resources.useRateLimit(this.config.rate_limit, (rl) => rl.access());
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(Math.floor(wait / 1000)));
+        return sendError(res, 429, 'Too Many Requests');
+      }
     } catch (err) {
-      this.ctx.logger.warn({ err }, 'request read failed');
-      return sendError(res, 400, 'Bad request');
+      this.ctx.logger.warn({ err }, 'failed to access rate limit');
+      return sendError(res, 502, 'Server error');
     }
+    return this.accept(req, res, params);
+  }
+
+  /** Reads the body, then queues the request for the pipeline (no async frame: one per request). */
+  private accept(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): Promise<void> {
+    // No size limit of its own (the reference has none): the body is read whole.
+    return readBody(req, Number.POSITIVE_INFINITY).then(
+      (body) => {
+        let batch: Batch;
+        try {
+          batch = messagesOf(req, body, params);
+        } catch (err) {
+          this.badRequest(res, err);
+          return;
+        }
+        this.enqueue(res, batch);
+      },
+      (err: unknown) => this.badRequest(res, err),
+    );
+  }
+
+  private badRequest(res: ServerResponse, err: unknown): void {
+    this.ctx.logger.warn({ err }, 'request read failed');
+    sendError(res, 400, 'Bad request');
+  }
+
+  /** Hands the request's message to a waiting read, or queues it for the next one. */
+  private enqueue(res: ServerResponse, batch: Batch): void {
     // Closed while the body was arriving: nothing will read this message any more.
-    if (this.closed) return refuse(res);
+    if (this.closed) {
+      refuse(res);
+      return;
+    }
     const store = new ResponseStore();
     attachResponseStore(batch, store);
-    /** Marks the request answered; false when it already was. */
-    const settle = (): boolean => {
-      if (!pending.open) return false;
-      pending.open = false;
-      this.unanswered.delete(pending);
-      return true;
-    };
-    const pending: PendingRequest = {
-      open: true,
-      deadline: performance.now() + this.timeoutMs,
-      txn: {
-        batch,
-        ack: async (err) => {
-          if (!settle()) return;
-          if (err) return sendError(res, 502, err.message);
-          this.respond(res, store);
-        },
-      },
-      expire: () => {
-        if (!settle()) return;
-        const i = this.queue.indexOf(pending);
-        if (i >= 0) this.queue.splice(i, 1);
-        sendError(res, 408, 'Request timed out');
-      },
-      refuse: () => {
-        if (settle()) refuse(res);
-      },
-    };
-    req.once('close', () => {
-      // The client went away: answering is pointless, but an ack still settles normally.
-      if (!res.writableEnded) settle();
-    });
+    // No 'close' listener to spot a client that left: Node emits a request's 'close' once its body
+    // is read (before this point), not when the client goes. Answering a gone client is a no-op.
+    const pending = new PendingRequest(this, res, store, batch, performance.now() + this.timeoutMs);
     this.unanswered.add(pending);
     if (!this.expiryTimer) this.armExpiry(this.timeoutMs);
     if (this.waiter) {
@@ -233,6 +289,11 @@ export class HttpServerReader implements InputReader {
     } else {
       this.queue.push(pending);
     }
+  }
+
+  /** Drops an answered request from the bookkeeping (PendingRequest calls it once). */
+  forget(pending: PendingRequest): void {
+    this.unanswered.delete(pending);
   }
 
   private armExpiry(ms: number): void {
@@ -250,14 +311,20 @@ export class HttpServerReader implements InputReader {
         this.armExpiry(Math.ceil(pending.deadline - now));
         return;
       }
+      // Timed out before any read took it: it must not be handed out any more.
+      const queued = this.queue.indexOf(pending);
+      if (queued >= 0) this.queue.splice(queued, 1);
       pending.expire();
     }
   };
 
-  private respond(res: ServerResponse, store: ResponseStore): void {
+  /** Sends the answer to an acked request (PendingRequest calls it). */
+  respond(res: ServerResponse, store: ResponseStore): void {
+    // Answers are sent whole with `end` (no writeHead first), so they carry a Content-Length, as
+    // the reference's do, rather than a chunked encoding.
     const results = store.messages();
     if (results.length === 0) {
-      res.writeHead(200).end();
+      res.end();
       return;
     }
     for (const [k, v] of this.sync.headers) res.setHeader(k, v.render(results, 0));
@@ -265,22 +332,24 @@ export class HttpServerReader implements InputReader {
     const status = Number(statusText);
     if (!Number.isInteger(status) || status < 100 || status > 999) {
       this.ctx.logger.error({ status: statusText }, 'sync response status is not a number');
-      res.writeHead(502).end();
+      res.statusCode = 502;
+      res.end();
       return;
     }
     for (const msg of results) {
       if (!this.sync.metadataHeader) break;
       for (const [k, v] of msg.metadata()) if (this.sync.metadataHeader(k)) res.setHeader(k, String(v));
     }
+    res.statusCode = status;
     if (results.length === 1) {
-      res.writeHead(status).end((results[0] as Message).bytes());
+      res.end((results[0] as Message).bytes());
       return;
     }
     const { body, contentType } = encodeMultipart(
       results.map((m) => ({ headers: { 'Content-Type': 'application/octet-stream' }, body: m.bytes() })),
     );
     res.setHeader('Content-Type', contentType);
-    res.writeHead(status).end(body);
+    res.end(body);
   }
 
   /** Returns true when the request was a CORS preflight and is answered. */
@@ -307,7 +376,9 @@ function sendError(res: ServerResponse, status: number, text: string): void {
     res.end();
     return;
   }
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end(`${text}\n`);
 }
 
 /** 503 on shutdown, closing the connection so the server's close() does not wait for keep-alive. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { describe, it } from 'node:test';
 import { HttpServerReader, spec } from '../../../src/components/inputs/http_server.js';
 import { responseStoreOf } from '../../../src/components/sync_response_store.js';
@@ -71,6 +72,54 @@ describe('http_server input', () => {
     const txn2 = await reader.read();
     assert.equal((await slow).status, 408);
     await txn2?.ack(null); // a late ack is harmless
+    await reader.close();
+  });
+
+  it('answers with a Content-Length, never a chunked body', async () => {
+    const { reader, url } = await startReader();
+    const plain = fetch(`${url}/post`, { method: 'POST', body: 'a' });
+    await (await reader.read())?.ack(null);
+    const ok = await plain;
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('content-length'), '0');
+    assert.equal(ok.headers.get('transfer-encoding'), null);
+
+    const synced = fetch(`${url}/post`, { method: 'POST', body: 'abc' });
+    const txn = await reader.read();
+    responseStoreOf(txn?.batch[0] as Message)?.add([new Message('ABCD')]);
+    await txn?.ack(null);
+    const sync = await synced;
+    assert.equal(sync.headers.get('content-length'), '4');
+    assert.equal(await sync.text(), 'ABCD');
+
+    const failed = fetch(`${url}/post`, { method: 'POST', body: 'x' });
+    await (await reader.read())?.ack(new Error('down'));
+    const nack = await failed;
+    assert.equal(nack.status, 502);
+    assert.equal(nack.headers.get('content-length'), String('down\n'.length));
+    assert.equal(nack.headers.get('transfer-encoding'), null);
+    await reader.close();
+  });
+
+  it('settles the ack of a client that went away, unbound as the engine calls it', async () => {
+    const { reader, url } = await startReader();
+    const port = reader.boundAddress()?.port;
+    const client = request({ host: '127.0.0.1', port, path: '/post', method: 'POST', agent: false });
+    const closed = new Promise((resolve) => client.on('error', () => undefined).on('close', resolve));
+    client.end('bye');
+    const txn = await reader.read();
+    assert.ok(txn);
+    client.destroy();
+    await closed;
+    assert.equal(reader.pendingRequests(), 1);
+    const { ack } = txn;
+    await ack(null);
+    await ack(null); // a second settle changes nothing
+    assert.equal(reader.pendingRequests(), 0);
+    // The server carries on with the next client.
+    const next = fetch(`${url}/post`, { method: 'POST', body: 'next' });
+    await (await reader.read())?.ack(null);
+    assert.equal((await next).status, 200);
     await reader.close();
   });
 
