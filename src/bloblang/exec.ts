@@ -18,6 +18,8 @@ export class Exec implements CallContext {
   /** Containers this execution created or copied, which it may therefore edit in place. */
   private owned: object[] | null = null;
   private parsedThis: Value | typeof LAZY_THIS = LAZY_THIS;
+  /** The object assignPath made as the root: this execution owns it and it is a plain object. */
+  madeRoot: ValueObject | null = null;
   /** The message being built, whose metadata `@` reads and `meta x =` writes (null in queries). */
   out: Message | null = null;
   /** Nesting of named-map applications, bounded to stop runaway recursion. */
@@ -148,9 +150,14 @@ export function assignPath(x: Exec, path: readonly string[], value: Result): voi
   if (value === NOTHING) return;
   const deleting = value === DELETED;
   let cur = x.root;
+  // The common case, `root.key = value` on the object an earlier assignment made: nothing to check.
+  if (path.length === 1 && cur === x.madeRoot && cur !== null && !deleting) {
+    setKey(cur, path[0]!, value as Value);
+    return;
+  }
   if (!isContainer(cur) || (Array.isArray(cur) && !isIndex(path[0]))) {
     if (deleting) return;
-    cur = x.own({});
+    cur = x.madeRoot = x.own({});
   } else {
     cur = x.writable(cur as Value);
   }
