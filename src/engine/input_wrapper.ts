@@ -226,9 +226,9 @@ export class ReaderInput implements Input {
   }
 
   /**
-   * One reader.read() raced against the stop, as readLoop does it, but with one promise instead of
-   * the loop's async frames (a source that waits for every message, such as an HTTP server, takes
-   * this path once per message). A failure or the end of the source carries on in readLoop.
+   * One reader.read() raced against the stop, as readLoop does it, without the loop's async frames
+   * (a source that waits for every message, such as an HTTP server, takes this path once per
+   * message). A failure carries on in readLoop.
    */
   private readDirect(): Promise<Transaction | null> {
     let read: Promise<Transaction | null>;
@@ -237,31 +237,21 @@ export class ReaderInput implements Input {
     } catch (err) {
       return this.readAfterFailure(err);
     }
-    return new Promise((resolve) => {
-      let stopped = false;
-      const onStop = () => {
-        stopped = true;
-        resolve(null);
-      };
-      this.waitingForWork = onStop;
-      read.then(
-        (txn) => {
-          if (this.waitingForWork === onStop) this.waitingForWork = null;
-          if (stopped) return this.nackAbandoned(txn);
-          if (txn === null) {
-            this.sourceEnded();
-            return resolve(null);
-          }
-          const started = process.hrtime.bigint();
-          this.received.inc(txn.batch.length);
-          resolve(this.handOut(txn.batch, txn.ack, started));
-        },
-        (err: unknown) => {
-          if (this.waitingForWork === onStop) this.waitingForWork = null;
-          if (!stopped) resolve(this.readAfterFailure(err));
-        },
-      );
-    });
+    return this.raceStop(read, this.nackAbandoned).then(
+      // undefined: the input stopped while the read waited (raceStop nacks what it brings later).
+      (txn) => (txn === undefined ? null : this.took(txn)),
+      (err: unknown) => this.readAfterFailure(err),
+    );
+  }
+
+  /** What a read brought: a transaction handed out, or null when the source ended. */
+  private took(txn: Transaction | null): Transaction | null {
+    if (txn === null) {
+      this.sourceEnded();
+      return null;
+    }
+    this.received.inc(txn.batch.length);
+    return this.handOut(txn.batch, txn.ack, process.hrtime.bigint());
   }
 
   private async readAfterFailure(err: unknown): Promise<Transaction | null> {
@@ -297,14 +287,10 @@ export class ReaderInput implements Input {
         return null;
       }
       if (txn === undefined) return null; // closed while reading
-      if (txn === null) {
-        // Batches still in flight may yet be nacked: the ended branch above waits for them.
-        this.sourceEnded();
-        continue;
-      }
-      const started = process.hrtime.bigint();
-      this.received.inc(txn.batch.length);
-      return this.handOut(txn.batch, txn.ack, started);
+      // null: the source ended, but batches still in flight may yet be nacked (the ended branch
+      // above waits for them).
+      const handed = this.took(txn);
+      if (handed !== null) return handed;
     }
   }
 
