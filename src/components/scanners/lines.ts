@@ -30,11 +30,12 @@ export function splitLines(options: {
   const delim = custom ? Buffer.from(options.delimiter as string, 'utf8') : NEWLINE;
   // Without a custom delimiter, lines end at \n with an optional \r before it (Go's ScanLines).
   const stripCR = !custom;
-  const { maxBufferSize, omitEmpty } = options;
+  const { maxBufferSize } = options;
+  const rules: LineRules = { stripCR, maxBufferSize, omitEmpty: options.omitEmpty };
 
   // A one-byte delimiter (the default \n) is searched for as a number, which is faster, and
   // cannot be split across chunks, so a chunk never needs to be joined to the line before it.
-  if (delim.length === 1) return scanOnByte(delim[0]!, stripCR, maxBufferSize, omitEmpty);
+  if (delim.length === 1) return scanOnByte(delim[0]!, rules);
 
   return async function* scanLines(source: ByteSource) {
     let carry: Buffer | null = null; // the unfinished line from earlier chunks
@@ -48,31 +49,60 @@ export function splitLines(options: {
         carry = null;
       }
       const out: Message[] = [];
-      let start = 0;
-      let end = buf.indexOf(delim, searchFrom);
-      while (end !== -1) {
-        let lineEnd = end;
-        if (stripCR && lineEnd > start && buf[lineEnd - 1] === 0x0d) lineEnd--;
-        if (lineEnd - start > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
-        if (!omitEmpty || lineEnd > start) out.push(Message.ofChunk(buf, start, lineEnd));
-        start = end + delim.length;
-        end = buf.indexOf(delim, start);
-      }
+      const start = pushLines(out, buf, 0, buf.indexOf(delim, searchFrom), delim, rules);
       if (start < buf.length) {
         if (buf.length - start > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
         carry = buf.subarray(start);
       }
       if (out.length > 0) yield out;
     }
-    if (carry !== null && carry.length > 0) yield* lastLine(carry, stripCR, omitEmpty);
+    if (carry !== null && carry.length > 0) yield* lastLine(carry, rules);
   };
 }
 
+interface LineRules {
+  stripCR: boolean;
+  maxBufferSize: number;
+  omitEmpty: boolean;
+}
+
+/**
+ * Adds every line of `buf` from `start` that ends with a delimiter (the first found at `end`) to
+ * `out`, as views of the chunk; returns where the unfinished rest starts.
+ */
+function pushLines(
+  out: Message[],
+  buf: Buffer,
+  start: number,
+  end: number,
+  delim: number | Buffer,
+  rules: LineRules,
+): number {
+  const delimLength = typeof delim === 'number' ? 1 : delim.length;
+  while (end !== -1) {
+    let lineEnd = end;
+    if (rules.stripCR && lineEnd > start && buf[lineEnd - 1] === 0x0d) lineEnd--;
+    if (lineEnd - start > rules.maxBufferSize) throw new TokenTooLongError(rules.maxBufferSize);
+    if (!rules.omitEmpty || lineEnd > start) out.push(Message.ofChunk(buf, start, lineEnd));
+    start = end + delimLength;
+    end = buf.indexOf(delim, start);
+  }
+  return start;
+}
+
+/** A line already cut out of the stream (it spanned chunks, or ends it): its message, or null when omitted. */
+function wholeLine(line: Buffer, rules: LineRules): Message | null {
+  let end = line.length;
+  if (rules.stripCR && end > 0 && line[end - 1] === 0x0d) end--;
+  if (end > rules.maxBufferSize) throw new TokenTooLongError(rules.maxBufferSize);
+  if (rules.omitEmpty && end === 0) return null;
+  return new Message(end === line.length ? line : line.subarray(0, end));
+}
+
 /** The line after the last delimiter, if any is left. */
-function* lastLine(carry: Buffer, stripCR: boolean, omitEmpty: boolean): Generator<Message[]> {
-  let last = carry;
-  if (stripCR && last[last.length - 1] === 0x0d) last = last.subarray(0, last.length - 1);
-  if (!omitEmpty || last.length > 0) yield [new Message(last)];
+function* lastLine(carry: Buffer, rules: LineRules): Generator<Message[]> {
+  const msg = wholeLine(carry, rules);
+  if (msg) yield [msg];
 }
 
 /**
@@ -80,16 +110,10 @@ function* lastLine(carry: Buffer, stripCR: boolean, omitEmpty: boolean): Generat
  * joined once its end is found, instead of joining it to the whole next chunk (a copy of every
  * chunk, ~3% of W1's time).
  */
-function scanOnByte(delim: number, stripCR: boolean, maxBufferSize: number, omitEmpty: boolean): Scanner {
+function scanOnByte(delim: number, rules: LineRules): Scanner {
   return async function* scanLines(source: ByteSource) {
     let pieces: Buffer[] = []; // the unfinished line, from earlier chunks
     let carried = 0;
-    const emit = (out: Message[], line: Buffer) => {
-      let end = line.length;
-      if (stripCR && end > 0 && line[end - 1] === 0x0d) end--;
-      if (end > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
-      if (!omitEmpty || end > 0) out.push(new Message(end === line.length ? line : line.subarray(0, end)));
-    };
     for await (const raw of source) {
       const buf = asBuffer(raw);
       const out: Message[] = [];
@@ -101,26 +125,20 @@ function scanOnByte(delim: number, stripCR: boolean, maxBufferSize: number, omit
         const line = Buffer.concat(pieces, carried + end);
         pieces = [];
         carried = 0;
-        emit(out, line);
+        const msg = wholeLine(line, rules);
+        if (msg) out.push(msg);
         start = end + 1;
         end = buf.indexOf(delim, start);
       }
-      while (end !== -1) {
-        let lineEnd = end;
-        if (stripCR && lineEnd > start && buf[lineEnd - 1] === 0x0d) lineEnd--;
-        if (lineEnd - start > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
-        if (!omitEmpty || lineEnd > start) out.push(Message.ofChunk(buf, start, lineEnd));
-        start = end + 1;
-        end = buf.indexOf(delim, start);
-      }
+      start = pushLines(out, buf, start, end, delim, rules);
       if (start < buf.length) {
         carried += buf.length - start;
-        if (carried > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
+        if (carried > rules.maxBufferSize) throw new TokenTooLongError(rules.maxBufferSize);
         pieces.push(buf.subarray(start));
       }
       if (out.length > 0) yield out;
     }
-    if (carried > 0) yield* lastLine(Buffer.concat(pieces, carried), stripCR, omitEmpty);
+    if (carried > 0) yield* lastLine(Buffer.concat(pieces, carried), rules);
   };
 }
 
