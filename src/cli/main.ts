@@ -178,4 +178,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+void main();

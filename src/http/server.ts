@@ -1,17 +1,12 @@
 // The one service-wide HTTP server: every endpoint of the process (built-ins, streams API, stream
 // components) is registered here and served at its path and at `root_path + path`.
 import { readFile } from 'node:fs/promises';
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  ServerResponse,
-} from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { EndpointHandler } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
+import { nodeHttp, nodeHttps } from '../engine/lazy_builtins.js';
 import { type ListenAddress, parseListenAddress } from './address.js';
 import { type AuthVerdict, type BasicAuthenticator, createBasicAuthenticator } from './basic-auth.js';
 import { registerBuiltinEndpoints } from './builtin-endpoints.js';
@@ -215,7 +210,7 @@ export class HttpServer {
    * the socket with upgradeOf(req), and any plain answer it gives closes the connection.
    */
   private readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const res = new ServerResponse(req);
+    const res = new (nodeHttp().ServerResponse)(req);
     res.assignSocket(socket as Socket);
     res.shouldKeepAlive = false;
     res.on('finish', () => socket.end());
@@ -293,9 +288,9 @@ export class HttpServer {
 
   private async createNodeServer(): Promise<Server> {
     const options = { connectionsCheckingInterval: checkingIntervalMs(this.timeouts) };
-    if (!this.isTls) return createHttpServer(options, this.handle);
+    if (!this.isTls) return nodeHttp().createServer(options, this.handle);
     const [cert, key] = await Promise.all([readFile(this.config.cert_file), readFile(this.config.key_file)]);
-    return createHttpsServer({ ...options, cert, key }, this.handle);
+    return nodeHttps().createServer({ ...options, cert, key }, this.handle);
   }
 
   private mounts(path: string): string[] {

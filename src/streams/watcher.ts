@@ -1,13 +1,14 @@
 // Watch mode (`-w`, spec §7.4): any change under the watched paths triggers, after a quiet period,
 // a rescan of the stream files. New ids are created, changed files update their stream, vanished
 // files delete theirs. In strict mode a changed file with lints is not applied.
-import { createHash } from 'node:crypto';
+
 import { type FSWatcher, watch } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { isDynamicPattern } from 'tinyglobby';
 import { errorMessage } from '../engine/errors.js';
+import { nodeCrypto } from '../engine/lazy_builtins.js';
 import { resolveStreamFiles } from './files.js';
 import type { StreamManager } from './manager.js';
 import { loadStreamDefinition, type StreamFileOptions } from './stream_files.js';
@@ -117,7 +118,8 @@ export class StreamFileWatcher {
 }
 
 async function hashFile(path: string): Promise<string> {
-  return createHash('sha256')
+  return nodeCrypto()
+    .createHash('sha256')
     .update(await readFile(path))
     .digest('hex');
 }

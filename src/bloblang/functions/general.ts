@@ -1,5 +1,5 @@
 // General functions: range, counter, count, random_int, identifiers (uuid, nanoid, ksuid), pi, bytes.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { type Args, type CallContext, NOTHING, registerFunction, type Value } from '../library.js';
 import { formatUuid } from '../methods/hashing.js';
 import { argInt, argOptInt, argOptString, fail, p } from '../methods/support.js';
@@ -134,7 +134,9 @@ registerFunction({
       const seed = evalQueryArg(a[0], callSiteThis(ctx));
       if (typeof seed !== 'number' && typeof seed !== 'bigint') throw fail('seed: expected number value');
       const s = typeof seed === 'bigint' ? seed : BigInt(Math.trunc(seed));
-      gen = { s: s === 0n ? BigInt(`0x${randomBytes(8).toString('hex')}`) : BigInt.asUintN(64, s) };
+      gen = {
+        s: s === 0n ? BigInt(`0x${nodeCrypto().randomBytes(8).toString('hex')}`) : BigInt.asUintN(64, s),
+      };
       ctx.state.set(RANDOM, gen);
     }
     const span = max - min + 1n;
@@ -144,7 +146,7 @@ registerFunction({
 
 // identifiers --------------------------------------------------------------------------
 
-registerFunction({ name: 'uuid_v4', impure: true, params: [], impl: () => randomUUID() });
+registerFunction({ name: 'uuid_v4', impure: true, params: [], impl: () => nodeCrypto().randomUUID() });
 
 registerFunction({
   name: 'uuid_v7',
@@ -155,7 +157,7 @@ registerFunction({
       a[0] === undefined || a[0] === null
         ? BigInt(Date.now())
         : toTimestamp(a[0] as Value).epochNs / 1_000_000n;
-    const b = new Uint8Array(randomBytes(16));
+    const b = new Uint8Array(nodeCrypto().randomBytes(16));
     for (let i = 0; i < 6; i++) b[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
     b[6] = (b[6] & 0x0f) | 0x70;
     b[8] = (b[8] & 0x3f) | 0x80;
@@ -179,7 +181,7 @@ registerFunction({
     const mask = (2 << (31 - Math.clz32((alphabet.length - 1) | 1))) - 1;
     let out = '';
     while (out.length < length) {
-      for (const byte of randomBytes(length * 2)) {
+      for (const byte of nodeCrypto().randomBytes(length * 2)) {
         const idx = byte & mask;
         if (idx < alphabet.length) out += alphabet[idx];
         if (Array.from(out).length >= length) break;
@@ -199,7 +201,7 @@ registerFunction({
     const ts = Math.floor(Date.now() / 1000) - 1_400_000_000;
     const bytes = Buffer.concat([
       Buffer.from([ts >>> 24, (ts >>> 16) & 0xff, (ts >>> 8) & 0xff, ts & 0xff]),
-      randomBytes(16),
+      nodeCrypto().randomBytes(16),
     ]);
     let n = BigInt(`0x${bytes.toString('hex')}`);
     let out = '';

@@ -1,5 +1,5 @@
 // encode/decode (base64 family, hex, ascii85, z85) and AES encrypt/decrypt.
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import type { Value } from '../library.js';
 import { bytesToString, stringToBytes } from '../value.js';
 import { decodeAscii85, decodeZ85, encodeAscii85, encodeZ85 } from './encoding_85.js';
@@ -141,7 +141,7 @@ method('encrypt_aes', aesParams, (t, a) => {
   checkIv(scheme, iv);
   const data = targetBytes(t);
   if (scheme === 'cbc' && data.length % 16 !== 0) throw fail('plaintext is not a multiple of the block size');
-  const c = createCipheriv(name, key, iv);
+  const c = nodeCrypto().createCipheriv(name, key, iv);
   if (scheme === 'cbc') c.setAutoPadding(false);
   const out = Buffer.concat([c.update(data), c.final()]);
   if (scheme === 'gcm')
@@ -158,7 +158,7 @@ method('decrypt_aes', aesParams, (t, a): Value => {
   let data = targetBytes(t);
   if (scheme === 'cbc' && data.length % 16 !== 0)
     throw fail('ciphertext is not a multiple of the block size');
-  const d = createDecipheriv(name, key, iv);
+  const d = nodeCrypto().createDecipheriv(name, key, iv);
   if (scheme === 'cbc') d.setAutoPadding(false);
   if (scheme === 'gcm') {
     if (data.length < 16) throw fail('cipher: message authentication failed');

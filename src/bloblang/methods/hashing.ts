@@ -1,6 +1,6 @@
 // hash() digests and uuid_v5(). Digests come from node:crypto; crc32, fnv32 and xxhash64 are
 // small enough to compute here.
-import { createHash, createHmac } from 'node:crypto';
+import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { stringToBytes } from '../value.js';
 import { argOptString, argString, fail, method, p, targetBytes } from './support.js';
 
@@ -137,14 +137,14 @@ method(
     const algorithm = argString(a, 0);
     const data = targetBytes(t);
     const digest = DIGESTS[algorithm];
-    if (digest) return new Uint8Array(createHash(digest).update(data).digest());
+    if (digest) return new Uint8Array(nodeCrypto().createHash(digest).update(data).digest());
     const hmac = HMACS[algorithm];
     if (hmac) {
       const keyArg = a[1];
       const key =
         keyArg instanceof Uint8Array ? keyArg : stringToBytes(typeof keyArg === 'string' ? keyArg : '');
       if (key.length === 0) throw fail(`missing key for ${algorithm} algorithm`);
-      return new Uint8Array(createHmac(hmac, key).update(data).digest());
+      return new Uint8Array(nodeCrypto().createHmac(hmac, key).update(data).digest());
     }
     switch (algorithm) {
       case 'crc32': {
@@ -190,7 +190,7 @@ method('uuid_v5', [p.str('ns', { optional: true })], (t, a) => {
   if (nsText === '') ns = new Uint8Array(16);
   else ns = parseUuid(NAMESPACES[nsText] ?? nsText);
   if (!ns) throw fail(`invalid ns uuid: ${JSON.stringify(nsText)}`);
-  const hash = createHash('sha1').update(ns).update(targetBytes(t)).digest();
+  const hash = nodeCrypto().createHash('sha1').update(ns).update(targetBytes(t)).digest();
   const b = Uint8Array.from(hash.subarray(0, 16));
   b[6] = (b[6] & 0x0f) | 0x50;
   b[8] = (b[8] & 0x3f) | 0x80;

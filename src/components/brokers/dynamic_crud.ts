@@ -1,13 +1,14 @@
 // The HTTP face of a `dynamic` input or output (spec §6.3–§6.5): lists, reads, POSTs, deletes and
 // times the members under `{prefix}/inputs` or `{prefix}/outputs`. What a POST or DELETE does to the
 // running broker is left to hooks, so this layer can be tested on its own (spec §9, 59–61).
-import { createHash } from 'node:crypto';
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import { parse as parseYamlText } from 'yaml';
 import { formatDuration } from '../../config/duration.js';
 import type { EndpointHandler } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
+import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { readBody, sendError } from '../../http/respond.js';
 
 export interface DynamicHooks {
@@ -132,7 +133,7 @@ export class DynamicCrud {
 
   private async post(req: IncomingMessage, id: string): Promise<void> {
     const body = await readBody(req, MAX_BODY_BYTES);
-    const hash = createHash('sha256').update(body).digest('hex');
+    const hash = nodeCrypto().createHash('sha256').update(body).digest('hex');
     await this.serialised(async () => {
       if (this.hashes.get(id) === hash) return;
       await this.hooks.update(id, body);

@@ -1,9 +1,10 @@
 // `file` cache: one file per key inside a directory; keys can never address a path outside it.
-import { randomBytes } from 'node:crypto';
+
 import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
+import { nodeCrypto } from '../../engine/lazy_builtins.js';
 
 export interface FileCacheConfig {
   directory: string;
@@ -58,7 +59,7 @@ export class FileCache implements Cache {
     const file = this.pathOf(key);
     await this.ensureParent(file);
     // Write then rename, so a reader never sees a half-written value.
-    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    const temp = `${file}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
     try {
       await writeFile(temp, value);
       await rename(temp, file);

@@ -1,5 +1,5 @@
 // multipart/mixed bodies (RFC 2046) for sending a batch in one HTTP request, and reading one.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../engine/lazy_builtins.js';
 
 export interface MultipartPart {
   headers: Record<string, string>;
@@ -10,7 +10,7 @@ export function encodeMultipart(
   parts: readonly MultipartPart[],
   subtype = 'mixed',
 ): { body: Buffer; contentType: string } {
-  const boundary = randomBytes(16).toString('hex');
+  const boundary = nodeCrypto().randomBytes(16).toString('hex');
   const chunks: Buffer[] = [];
   for (const part of parts) {
     let head = `--${boundary}\r\n`;

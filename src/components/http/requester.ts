@@ -5,19 +5,19 @@
 // node:http with a keep-alive agent rather than global fetch: for many small requests it
 // avoids fetch's per-request WHATWG Request/Response/stream objects and lets the agent's
 // socket pool follow max_in_flight directly.
-import {
+import type {
   Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Logger } from 'pino';
 import type { Interpolation } from '../../bloblang/index.js';
 import { Backoff, sleep } from '../../engine/backoff.js';
 import type { BuildContext } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
+import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
 import type { Batch } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import type { HttpClientConfig } from '../fields/http_client.js';
@@ -96,8 +96,8 @@ export class HttpRequester {
     return new HttpRequester(
       config,
       ctx,
-      new HttpAgent(agentOptions),
-      new HttpsAgent({ ...agentOptions, ...tls }),
+      new (nodeHttp().Agent)(agentOptions),
+      new (nodeHttps().Agent)({ ...agentOptions, ...tls }),
     );
   }
 
@@ -159,7 +159,7 @@ export class HttpRequester {
     await this.awaitRateLimit();
     const target = new URL(url);
     const isHttps = target.protocol === 'https:';
-    const send = isHttps ? httpsRequest : httpRequest;
+    const send = isHttps ? nodeHttps().request : nodeHttp().request;
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = send(target, {
         method: this.config.verb,
@@ -225,7 +225,7 @@ export class HttpRequester {
     return new Promise((resolve, reject) => {
       const target = new URL(url);
       const isHttps = target.protocol === 'https:';
-      const send = isHttps ? httpsRequest : httpRequest;
+      const send = isHttps ? nodeHttps().request : nodeHttp().request;
       const req = send(target, {
         method: verb,
         headers: body ? { ...headers, 'content-length': body.byteLength } : headers,

@@ -1,9 +1,10 @@
 // What the `mqtt` input and output share: the connection fields (as the reference declares them)
 // and dialing a broker from a URL list, with errors that name the address that failed and why.
-import { randomBytes } from 'node:crypto';
+
 import type * as MqttModule from 'mqtt';
 import type { IClientOptions, IStore, MqttClient } from 'mqtt';
 import { type FieldSpec, field } from '../../config/spec.js';
+import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { redactUrl } from '../amqp/connection.js';
 import { durationMs } from '../fields/duration.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
@@ -86,7 +87,7 @@ function expandUrls(urls: readonly string[]): string[] {
 /** The client id for one connection: with `nanoid`, a fresh random suffix each time. */
 function clientId(config: MqttConnectionConfig): string {
   if (config.dynamic_client_id_suffix !== 'nanoid') return config.client_id;
-  return config.client_id + randomBytes(16).toString('base64url').slice(0, 21);
+  return config.client_id + nodeCrypto().randomBytes(16).toString('base64url').slice(0, 21);
 }
 
 export interface MqttLink {

@@ -2,14 +2,14 @@
 // on `stream_path` a chunked response that carries every batch as it comes, and a websocket on
 // `ws_path` one websocket message per message. A batch is acknowledged once written to a client.
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
+import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
 import { parseListenAddress } from '../../http/address.js';
 import { type CorsLayer, createCorsLayer } from '../../http/cors.js';
 import { upgradeOf } from '../../http/upgrade.js';
@@ -87,8 +87,11 @@ export class HttpServerWriter implements OutputWriter {
     const { cert_file, key_file } = this.config;
     const server =
       cert_file || key_file
-        ? createHttpsServer({ cert: await readFile(cert_file), key: await readFile(key_file) }, handler)
-        : createServer(handler);
+        ? nodeHttps().createServer(
+            { cert: await readFile(cert_file), key: await readFile(key_file) },
+            handler,
+          )
+        : nodeHttp().createServer(handler);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if ((req.url ?? '/').split('?')[0] === this.config.ws_path && this.config.ws_path) {
         this.wss?.handleUpgrade(req, socket, head, (ws) => void this.serveWs(ws));
