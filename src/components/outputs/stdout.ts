@@ -3,13 +3,7 @@ import type { Writable } from 'node:stream';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
-import {
-  encodeBatches,
-  encodeMessages,
-  OUTPUT_CODEC_OPTIONS,
-  type OutputCodec,
-  parseOutputCodec,
-} from './codec.js';
+import { encodeBatches, OUTPUT_CODEC_OPTIONS, type OutputCodec, parseOutputCodec } from './codec.js';
 
 export interface StdoutConfig {
   codec: string;
@@ -17,7 +11,7 @@ export interface StdoutConfig {
 
 export class StreamWriter implements OutputWriter {
   private brokenPipe: Error | null = null;
-  private queued: Buffer[] = [];
+  private queued: Batch[] = [];
   private waiting: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
   private flushScheduled = false;
   private readonly onError = (err: NodeJS.ErrnoException) => {
@@ -35,18 +29,18 @@ export class StreamWriter implements OutputWriter {
   }
 
   write(batch: Batch): Promise<void> {
-    return this.queue(encodeMessages(batch, this.codec));
+    return this.queue([batch]);
   }
 
-  /** Batches in order as one buffer: the same bytes as writing them one by one. */
+  /** Batches in order: the same bytes as writing them one by one. */
   writeGroup(batches: readonly Batch[]): Promise<void> {
-    return this.queue(encodeBatches(batches, this.codec));
+    return this.queue(batches);
   }
 
-  private queue(bytes: Buffer): Promise<void> {
+  private queue(batches: readonly Batch[]): Promise<void> {
     if (this.brokenPipe) return Promise.reject(new Error(`stdout is closed: ${this.brokenPipe.message}`));
     return new Promise((resolve, reject) => {
-      this.queued.push(bytes);
+      for (let i = 0; i < batches.length; i++) this.queued.push(batches[i]!);
       this.waiting.push({ resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
@@ -57,11 +51,12 @@ export class StreamWriter implements OutputWriter {
 
   /**
    * Writes everything queued since the last flush as one chunk: batches written in the same turn
-   * of the event loop cost one write call (one syscall on a file or pipe) instead of one each.
+   * of the event loop cost one write call (one syscall on a file or pipe) instead of one each. They
+   * are encoded here, once, rather than each group on its own and then joined (a second copy).
    */
   private readonly flushQueued = () => {
     this.flushScheduled = false;
-    const chunk = this.queued.length === 1 ? (this.queued[0] as Buffer) : Buffer.concat(this.queued);
+    const chunk = encodeBatches(this.queued, this.codec);
     const waiting = this.waiting;
     this.queued = [];
     this.waiting = [];
