@@ -39,18 +39,26 @@ export function encodeMessages(messages: readonly Message[], codec: OutputCodec)
 export function encodeBatches(batches: readonly (readonly Message[])[], codec: OutputCodec): Buffer {
   const delim = codec.delimiter;
   const delimLength = delim.length;
+  // The common delimiter is one byte (\n): compared and stored directly.
+  const delimByte = delimLength === 1 ? delim[0]! : -1;
   let total = 0;
   for (let b = 0; b < batches.length; b++) {
     const messages = batches[b]!;
     for (let i = 0; i < messages.length; i++) {
       const msg = messages[i]!;
+      const chunk = delimByte >= 0 ? msg.sourceChunk : null;
+      if (chunk !== null) {
+        // A line still in its chunk: its size and last byte are read directly, no call per question.
+        const start = msg.sourceStart;
+        const end = msg.sourceEnd;
+        total += end - start + (end > start && chunk[end - 1] === delimByte ? 0 : 1);
+        continue;
+      }
       total += msg.byteSize();
       if (delimLength > 0 && !msg.endsWith(delim)) total += delimLength;
     }
   }
   const out = Buffer.allocUnsafe(total);
-  // The common delimiter is one byte (\n): stored directly instead of copied.
-  const delimByte = delimLength === 1 ? delim[0]! : -1;
   // Lines scanned from one chunk, each followed there by this delimiter, are already laid out as
   // the output wants them: a run of them is copied with one call, as `cat` would.
   let runChunk: Buffer | null = null;
@@ -63,9 +71,10 @@ export function encodeBatches(batches: readonly (readonly Message[])[], codec: O
       const msg = messages[i]!;
       const chunk = delimByte >= 0 ? msg.sourceChunk : null;
       if (chunk !== null) {
+        const start = msg.sourceStart;
         const end = msg.sourceEnd;
-        if (end < chunk.length && chunk[end] === delimByte && !msg.endsWith(delim)) {
-          const start = msg.sourceStart;
+        const endsWithDelim = end > start && chunk[end - 1] === delimByte;
+        if (!endsWithDelim && end < chunk.length && chunk[end] === delimByte) {
           if (runChunk === chunk && runEnd === start) {
             runEnd = end + 1;
             continue;
@@ -76,6 +85,13 @@ export function encodeBatches(batches: readonly (readonly Message[])[], codec: O
           runEnd = end + 1;
           continue;
         }
+        if (runChunk !== null) {
+          pos += runChunk.copy(out, pos, runStart, runEnd);
+          runChunk = null;
+        }
+        pos += chunk.copy(out, pos, start, end);
+        if (!endsWithDelim) out[pos++] = delimByte;
+        continue;
       }
       if (runChunk !== null) {
         pos += runChunk.copy(out, pos, runStart, runEnd);

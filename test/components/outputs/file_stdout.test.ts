@@ -93,6 +93,17 @@ describe('output encoding of lines still inside their chunk', () => {
     assert.equal(out.toString(), 'cc\na\nd\nbb\n');
   });
 
+  it('adds no delimiter to a line that already ends with it, and one to an empty line', () => {
+    // A scanner that keeps delimiters (or cuts paragraphs) leaves such lines in the chunk.
+    const text = Buffer.from('p\n\nq\n');
+    const out = encodeBatches(
+      [[Message.ofChunk(text, 0, 2), Message.ofChunk(text, 2, 2), Message.ofChunk(text, 3, 4)]],
+      parseOutputCodec('lines'),
+    );
+    assert.equal(out.toString(), 'p\n\nq\n');
+    assert.equal(out.length, 5);
+  });
+
   it('uses the codec delimiter, not the one in the chunk', () => {
     const out = encodeBatches([lines()], parseOutputCodec('delim:;'));
     assert.equal(out.toString(), 'a;bb;cc;d;');
