@@ -39,9 +39,10 @@ export interface InputReader {
    */
   readBuffered?(): Transaction | undefined;
   /**
-   * Optional: up to `max` batches already in memory (at least two), acknowledged through one
-   * `ack` that settles any subset of them at once (a source that counts its acks may just use the
-   * subset's length); undefined when fewer are buffered.
+   * Optional: up to `max` batches already in memory, acknowledged through one `ack` that settles
+   * any subset of them at once (a source that counts its acks may just use the subset's length);
+   * undefined when it has none to give. Scanned sources give two or more (a single line is
+   * cheaper through readBuffered); http_server gives a group of one too.
    */
   readBufferedGroup?(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined;
   /** Stops reading and releases resources; a pending read() must then settle (null is fine). */

@@ -213,16 +213,25 @@ export class Stream {
   /**
    * The worker loop for a group: every batch goes through the processors on its own (as if read
    * alone), and what survives is written with one output call (only used when the output has
-   * writeGroup). A write failure nacks every batch of the group that reached the output.
+   * writeGroup). A write failure nacks every batch of the group that reached the output. Before
+   * waiting on an asynchronous processor, what is done so far goes out: a group of HTTP requests
+   * must not hold the first answers back for the slowest part of the group.
    */
   private async runGroup(group: TransactionGroup): Promise<void> {
     if (this.processors.length === 0) return this.dispatchWhenFree(group, group.batches, group.batches);
-    const live: Batch[] = [];
-    const out: Batch[] = [];
-    const filtered: Batch[] = [];
+    let live: Batch[] = [];
+    let out: Batch[] = [];
+    let filtered: Batch[] = [];
     for (const batch of group.batches) {
       let batches = this.runPipeline(batch);
-      if (batches instanceof Promise) batches = await batches;
+      if (batches instanceof Promise) {
+        if (filtered.length !== 0) group.ack(null, filtered);
+        if (live.length !== 0) await this.dispatchWhenFree(group, live, out);
+        live = [];
+        out = [];
+        filtered = [];
+        batches = await batches;
+      }
       if (batches instanceof Error) {
         group.ack(batches, [batch]);
         continue;

@@ -3,6 +3,8 @@
 // own transaction: acked once, only after it was written, nacks replayed, deleted ones acked.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { ComponentSpec } from '../../src/config/spec.js';
+import type { Processor } from '../../src/engine/component.js';
 import { Registry } from '../../src/engine/registry.js';
 import { Stream } from '../../src/engine/stream.js';
 import { createTestEnv } from '../helpers/context.js';
@@ -19,6 +21,26 @@ const numbered = (n: number) => Array.from({ length: n }, (_, i) => `msg-${i}`);
 async function buildStream(world: FakeWorld, options: Parameters<typeof fakeStream>[0]) {
   const { builder, env, abort } = createTestEnv({ registry: new Registry(fakeSpecs(world)) });
   return Stream.build(fakeStream({ grouped: true, ...options }), builder, env.logger, abort);
+}
+
+/** A processor that answers each message once the test lets that message through. */
+function gatedSpec(gates: Map<string, Promise<void>>): ComponentSpec {
+  return {
+    name: 'gated',
+    kind: 'processor',
+    status: 'stable',
+    summary: 'waits for a gate per message',
+    fields: [],
+    build(): Processor {
+      return {
+        process: async (batch) => {
+          await gates.get(batch[0]!.text());
+          return [batch];
+        },
+        close: async () => undefined,
+      };
+    },
+  };
 }
 
 const successes = (world: FakeWorld) => world.acks.filter((a) => a.error === null).length;
@@ -125,6 +147,33 @@ describe('stream groups', () => {
     await stream.run();
     assert.deepEqual(world.written, numbered(50));
     assert.equal(successes(world), 50);
+  });
+
+  it('writes what a group has done before waiting on an asynchronous processor', async () => {
+    const world = new FakeWorld();
+    let releaseLast: () => void = () => undefined;
+    const gates = new Map([['msg-2', new Promise<void>((resolve) => (releaseLast = resolve))]]);
+    const { builder, env, abort } = createTestEnv({
+      registry: new Registry([...fakeSpecs(world), gatedSpec(gates)] as ComponentSpec[]),
+    });
+    const processor = {
+      type: 'gated',
+      label: '',
+      config: {},
+      processors: [],
+      path: 'root.pipeline.processors.0',
+      raw: {},
+    };
+    const components = fakeStream({ grouped: true, messages: numbered(3), processors: [processor] });
+    const stream = await Stream.build(components, builder, env.logger, abort);
+    const running = stream.run();
+    for (let i = 0; i < 50 && world.written.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(world.written, ['msg-0', 'msg-1'], 'earlier messages waited for the slow one');
+    assert.deepEqual(world.acks.map((a) => a.payload).sort(), ['msg-0', 'msg-1']);
+    releaseLast();
+    await running;
+    assert.deepEqual(world.written, numbered(3));
+    assert.equal(successes(world), 3);
   });
 
   it('stop() drains in-flight group writes and acks nothing unwritten', async () => {

@@ -7,14 +7,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
-import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import type { AckFn, GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
-import { readBody } from '../../http/respond.js';
 import { type Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
 import { decodeMultipart, encodeMultipart } from '../http/multipart.js';
 import { attachResponseStore, ResponseStore } from '../sync_response_store.js';
+import { arrivedBody, readWholeBody } from './http_server_body.js';
 
 export interface HttpServerInputConfig {
   address: string;
@@ -67,10 +67,14 @@ const ANSWERED: Promise<void> = Promise.resolve();
 class PendingRequest implements Transaction {
   /** False once the request was answered (timeout, shutdown): a later ack changes nothing. */
   private open = true;
+  /** Neighbours in the reader's list of unanswered requests (arrival order). */
+  older: PendingRequest | null = null;
+  newer: PendingRequest | null = null;
 
   constructor(
     private readonly reader: HttpServerReader,
     private readonly res: ServerResponse,
+    /** Kept apart from the request: messages that outlive it (buffers) hold only the store. */
     private readonly store: ResponseStore,
     readonly batch: Batch,
     /** performance.now() after which the request is answered 408. */
@@ -78,19 +82,29 @@ class PendingRequest implements Transaction {
   ) {}
 
   /**
-   * Answers 200 (or the sync response), 502 on a nack. An arrow, as the engine may call it unbound;
-   * not async, as the answer is written at once (no frame and no extra promise per request).
+   * The ack of a request read alone, bound as the engine may call it unbound. A getter: requests
+   * read in a group are answered through the group's ack and never need the closure.
    */
-  readonly ack = (err: Error | null): Promise<void> => {
-    if (!this.settle()) return ANSWERED;
-    try {
-      if (err) sendError(this.res, 502, err.message);
-      else this.reader.respond(this.res, this.store);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return ANSWERED;
-  };
+  get ack(): AckFn {
+    return (err) => {
+      try {
+        this.answer(err);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return ANSWERED;
+    };
+  }
+
+  /**
+   * Answers 200 (or the sync response), 502 on a nack; nothing when already answered. Not async:
+   * the answer is written at once (no frame and no extra promise per request).
+   */
+  answer(err: Error | null): void {
+    if (!this.settle()) return;
+    if (err) sendError(this.res, 502, err.message);
+    else this.reader.respond(this.res, this.store);
+  }
 
   /** Answers 408 (the timeout passed before the ack). */
   expire(): void {
@@ -111,6 +125,15 @@ class PendingRequest implements Transaction {
   }
 }
 
+/** A request whose body is read at the end of the event-loop turn it arrived in (readArrivals). */
+class Arrival {
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly params: Record<string, string>,
+  ) {}
+}
+
 interface SyncResponse {
   status: Interpolation;
   headers: [string, Interpolation][];
@@ -118,16 +141,24 @@ interface SyncResponse {
 }
 
 export class HttpServerReader implements InputReader {
+  /** Requests received and not read yet, oldest first. */
   private readonly queue: PendingRequest[] = [];
   /**
-   * Requests received and not answered yet. At close every one left is answered 503: it is either
+   * Requests received and not answered yet, as a list linked through the requests (oldest first;
+   * cheaper than a Set on every request). At close every one left is answered 503: it is either
    * still queued, or was handed to a read the engine had abandoned on stop (the engine only closes
    * the reader once every batch it did take is acked, so none of these is being delivered).
    */
-  private readonly unanswered = new Set<PendingRequest>();
+  private oldest: PendingRequest | null = null;
+  private newest: PendingRequest | null = null;
+  private unanswered = 0;
   /** One timer for every request's 408: requests time out in arrival order (same timeout). */
   private expiryTimer: NodeJS.Timeout | null = null;
   private waiter: ((p: PendingRequest | null) => void) | null = null;
+  /** Requests whose bodies are read once the poll phase that received them is over. */
+  private arrivals: Arrival[] = [];
+  /** A read waits and its wake-up is scheduled (see enqueue). */
+  private wakeScheduled = false;
   private closed = false;
   private server: Server | null = null;
   private readonly allowedVerbs: Set<string>;
@@ -187,9 +218,39 @@ export class HttpServerReader implements InputReader {
     return this.queue.shift();
   }
 
+  /**
+   * Up to `max` waiting requests as one group (one engine dispatch, one output call, one ack for
+   * all). Unlike scanned sources it also hands out a group of one: that is still cheaper for the
+   * engine than a read.
+   */
+  readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
+    const queue = this.queue;
+    if (queue.length === 0) return undefined;
+    const taken = queue.length <= max ? queue.splice(0) : queue.splice(0, max);
+    const batches = taken.map(batchOf);
+    const ack: GroupAckFn = (err, settled) => {
+      let failure: unknown = null;
+      // `settled` keeps the group's order: search on from the last one found.
+      let from = 0;
+      for (let s = 0; s < settled.length; s++) {
+        let i = batches.indexOf(settled[s]!, from);
+        if (i < 0) i = batches.indexOf(settled[s]!);
+        if (i < 0) continue;
+        from = i + 1;
+        try {
+          taken[i]!.answer(err);
+        } catch (e) {
+          failure ??= e;
+        }
+      }
+      return failure === null ? ANSWERED : Promise.reject(failure);
+    };
+    return { batches, ack };
+  }
+
   /** How many received requests wait for their answer (queued or in the pipeline). */
   pendingRequests(): number {
-    return this.unanswered.size;
+    return this.unanswered;
   }
 
   async close(): Promise<void> {
@@ -199,7 +260,7 @@ export class HttpServerReader implements InputReader {
     this.queue.length = 0;
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
     this.expiryTimer = null;
-    for (const pending of [...this.unanswered]) pending.refuse();
+    for (let pending = this.oldest; pending !== null; pending = this.oldest) pending.refuse();
     const server = this.server;
     this.server = null;
     if (server) {
@@ -245,22 +306,64 @@ export class HttpServerReader implements InputReader {
     return this.accept(req, res, params);
   }
 
-  /** Reads the body, then queues the request for the pipeline (no async frame: one per request). */
-  private accept(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): Promise<void> {
-    // No size limit of its own (the reference has none): the body is read whole.
-    return readBody(req, Number.POSITIVE_INFINITY).then(
-      (body) => {
-        let batch: Batch;
-        try {
-          batch = messagesOf(req, body, params);
-        } catch (err) {
-          this.badRequest(res, err);
-          return;
-        }
-        this.enqueue(res, batch);
-      },
-      (err: unknown) => this.badRequest(res, err),
-    );
+  /**
+   * Reads the body once this turn of the event loop has received everything it will, then queues
+   * the request for the pipeline. A small body comes in the same packets as the headers, so by then
+   * it waits in the request's buffer and is taken at once: no listeners, no closures, no promise.
+   */
+  private accept(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): undefined {
+    if (this.arrivals.push(new Arrival(req, res, params)) === 1) setImmediate(this.readArrivals);
+    return undefined;
+  }
+
+  private readonly readArrivals = (): void => {
+    const arrivals = this.arrivals;
+    this.arrivals = [];
+    // One wake-up for all of them, at the end (enqueue schedules none meanwhile).
+    const wakeScheduled = this.wakeScheduled;
+    this.wakeScheduled = true;
+    try {
+      for (let i = 0; i < arrivals.length; i++) this.readArrival(arrivals[i]!);
+    } finally {
+      this.wakeScheduled = wakeScheduled;
+      if (!wakeScheduled) this.wake();
+    }
+  };
+
+  private readArrival({ req, res, params }: Arrival): void {
+    try {
+      const body = arrivedBody(req);
+      if (body !== undefined) {
+        this.received(req, res, params, body);
+        return;
+      }
+      // Still arriving (a large body or a slow client). No size limit of its own (the reference
+      // has none): the body is read whole.
+      readWholeBody(
+        req,
+        (whole) => this.received(req, res, params, whole),
+        (err) => this.badRequest(res, err),
+      );
+    } catch (err) {
+      this.badRequest(res, err);
+    }
+  }
+
+  /** Turns a whole body into the request's messages and queues them. */
+  private received(
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string>,
+    body: Buffer,
+  ): void {
+    let batch: Batch;
+    try {
+      batch = messagesOf(req, body, params);
+    } catch (err) {
+      this.badRequest(res, err);
+      return;
+    }
+    this.enqueue(res, batch);
   }
 
   private badRequest(res: ServerResponse, err: unknown): void {
@@ -275,25 +378,51 @@ export class HttpServerReader implements InputReader {
       refuse(res);
       return;
     }
-    const store = new ResponseStore();
-    attachResponseStore(batch, store);
     // No 'close' listener to spot a client that left: Node emits a request's 'close' once its body
     // is read (before this point), not when the client goes. Answering a gone client is a no-op.
+    const store = new ResponseStore();
+    attachResponseStore(batch, store);
     const pending = new PendingRequest(this, res, store, batch, performance.now() + this.timeoutMs);
-    this.unanswered.add(pending);
+    this.remember(pending);
     if (!this.expiryTimer) this.armExpiry(this.timeoutMs);
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w(pending);
-    } else {
-      this.queue.push(pending);
+    this.queue.push(pending);
+    // A waiting read is woken once the requests that arrived in this turn of the event loop are
+    // all queued (setImmediate runs right after the poll phase that read them): the engine then
+    // takes them as one group, and their answers leave in one burst. Waking it at once made every
+    // request its own trip through the engine (W3: ~25 µs of CPU per request against ~18).
+    if (this.waiter !== null && !this.wakeScheduled) {
+      this.wakeScheduled = true;
+      setImmediate(this.wake);
     }
+  }
+
+  private readonly wake = (): void => {
+    this.wakeScheduled = false;
+    const waiter = this.waiter;
+    // Closed meanwhile, or the requests timed out before any read.
+    if (waiter === null || this.queue.length === 0) return;
+    this.waiter = null;
+    waiter(this.queue.shift()!);
+  };
+
+  private remember(pending: PendingRequest): void {
+    pending.older = this.newest;
+    if (this.newest === null) this.oldest = pending;
+    else this.newest.newer = pending;
+    this.newest = pending;
+    this.unanswered++;
   }
 
   /** Drops an answered request from the bookkeeping (PendingRequest calls it once). */
   forget(pending: PendingRequest): void {
-    this.unanswered.delete(pending);
+    const { older, newer } = pending;
+    if (older === null) this.oldest = newer;
+    else older.newer = newer;
+    if (newer === null) this.newest = older;
+    else newer.older = older;
+    pending.older = null;
+    pending.newer = null;
+    this.unanswered--;
   }
 
   private armExpiry(ms: number): void {
@@ -306,7 +435,7 @@ export class HttpServerReader implements InputReader {
   private readonly expireDue = (): void => {
     this.expiryTimer = null;
     const now = performance.now();
-    for (const pending of this.unanswered) {
+    for (let pending = this.oldest; pending !== null; pending = this.oldest) {
       if (pending.deadline > now) {
         this.armExpiry(Math.ceil(pending.deadline - now));
         return;
@@ -371,6 +500,8 @@ export class HttpServerReader implements InputReader {
   }
 }
 
+const batchOf = (pending: PendingRequest): Batch => pending.batch;
+
 function sendError(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) {
     res.end();
@@ -396,19 +527,25 @@ function splitAddress(address: string): { host: string | undefined; port: number
 /** `new URL(url, base).pathname` without the parse when the target is a plain path (no query). */
 const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
 
+const MULTIPART = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i;
+
 function messagesOf(req: IncomingMessage, body: Buffer, params: Record<string, string>): Batch {
-  const contentType = req.headers['content-type'] ?? 'application/octet-stream';
-  const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(contentType)?.[1];
-  const bodies = boundary ? decodeMultipart(body, boundary) : [body];
+  const headers = req.headers;
+  const contentType = headers['content-type'];
+  // The regular expression only for what may be multipart (it starts with an m).
+  const boundary =
+    contentType !== undefined && (contentType.charCodeAt(0) | 0x20) === 0x6d
+      ? MULTIPART.exec(contentType)?.[1]
+      : undefined;
   const target = req.url ?? '/';
   const url = PLAIN_PATH.test(target) ? null : new URL(target, 'http://localhost');
   // One metadata map shared (copy-on-write) by every part of the request.
   const meta = new Map<string, unknown>();
-  meta.set('http_server_user_agent', req.headers['user-agent'] ?? '');
+  meta.set('http_server_user_agent', headers['user-agent'] ?? '');
   meta.set('http_server_request_path', url ? url.pathname : target);
   meta.set('http_server_verb', req.method ?? '');
-  if (req.socket.remoteAddress) meta.set('http_server_remote_ip', req.socket.remoteAddress);
-  const headers = req.headers;
+  const remoteIp = req.socket.remoteAddress;
+  if (remoteIp) meta.set('http_server_remote_ip', remoteIp);
   for (const k in headers) {
     const v = headers[k];
     if (v !== undefined) meta.set(cachedCanonicalKey(k), Array.isArray(v) ? v[0] : v);
@@ -423,7 +560,8 @@ function messagesOf(req: IncomingMessage, body: Buffer, params: Record<string, s
       if (eq > 0) meta.set(cookie.slice(0, eq).trim(), cookie.slice(eq + 1).trim());
     }
   }
-  return bodies.map((b) => new Message(b, meta, true));
+  if (!boundary) return [new Message(body, meta, true)];
+  return decodeMultipart(body, boundary).map((b) => new Message(b, meta, true));
 }
 
 const a = { advanced: true };

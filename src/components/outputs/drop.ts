@@ -2,10 +2,17 @@
 import type { ComponentSpec } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 
+/** Every write is done at once: one settled promise serves them all (no async frame per write). */
+const DONE: Promise<void> = Promise.resolve();
+
 export class DropWriter implements OutputWriter {
   async connect(): Promise<void> {}
-  async write(): Promise<void> {}
-  async writeGroup(): Promise<void> {}
+  write(): Promise<void> {
+    return DONE;
+  }
+  writeGroup(): Promise<void> {
+    return DONE;
+  }
   async close(): Promise<void> {}
 }
 

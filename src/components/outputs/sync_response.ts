@@ -5,16 +5,33 @@ import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { responseStoreOf } from '../sync_response_store.js';
 
+/** Nothing to wait for: one settled promise serves every write. */
+const DONE: Promise<void> = Promise.resolve();
+
 class SyncResponseWriter implements OutputWriter {
   async connect(): Promise<void> {}
 
-  async write(batch: Batch): Promise<void> {
-    // Messages from inputs that do not wait for a response are acknowledged and dropped.
-    const store = batch.length > 0 ? responseStoreOf(batch[0]!) : undefined;
-    store?.add(batch);
+  write(batch: Batch): Promise<void> {
+    keep(batch);
+    return DONE;
+  }
+
+  /**
+   * Several batches in one call: the engine then runs requests that arrived together (http_server)
+   * as one group, with one output call and one ack for all of them.
+   */
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    for (let i = 0; i < batches.length; i++) keep(batches[i]!);
+    return DONE;
   }
 
   async close(): Promise<void> {}
+}
+
+/** Leaves the batch for the request it answers; messages of other inputs are acked and dropped. */
+function keep(batch: Batch): void {
+  const store = batch.length > 0 ? responseStoreOf(batch[0]!) : undefined;
+  store?.add(batch);
 }
 
 export const spec: ComponentSpec<Record<string, never>, Output> = {

@@ -123,6 +123,93 @@ describe('http_server input', () => {
     await reader.close();
   });
 
+  it('reads requests that arrived together as one group, answering each with its own outcome', async () => {
+    const { reader, url } = await startReader();
+    const post = (body: string) =>
+      fetch(`${url}/post`, { method: 'POST', body }).then(
+        async (r) => `${body}:${r.status}:${await r.text()}`,
+      );
+    const replies = Promise.all(['a', 'b', 'c'].map(post));
+    while (reader.pendingRequests() < 3) await new Promise((r) => setTimeout(r, 5));
+    const group = reader.readBufferedGroup(10);
+    assert.ok(group);
+    assert.equal(group.batches.length, 3);
+    assert.equal(reader.readBufferedGroup(10), undefined, 'a request was handed out twice');
+    const byBody = new Map(group.batches.map((b) => [(b[0] as Message).text(), b]));
+    responseStoreOf(byBody.get('c')![0] as Message)?.add([new Message('C!')]);
+    await group.ack(new Error('down'), [byBody.get('b')!]);
+    await group.ack(null, [byBody.get('a')!, byBody.get('c')!]);
+    await group.ack(null, [byBody.get('b')!]); // settled already: changes nothing
+    assert.deepEqual(await replies, ['a:200:', 'b:502:down\n', 'c:200:C!']);
+    assert.equal(reader.pendingRequests(), 0);
+    await reader.close();
+  });
+
+  it('forgets a request whose client leaves before the body is complete', async () => {
+    const { reader, url } = await startReader();
+    const port = reader.boundAddress()?.port;
+    const client = request({
+      host: '127.0.0.1',
+      port,
+      path: '/post',
+      method: 'POST',
+      agent: false,
+      headers: { 'content-length': '100' },
+    });
+    const closed = new Promise((resolve) => client.on('error', () => undefined).on('close', resolve));
+    client.write('only part of it');
+    await new Promise((r) => setTimeout(r, 20));
+    client.destroy();
+    await closed;
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(reader.pendingRequests(), 0, 'a broken-off request was queued');
+    const next = fetch(`${url}/post`, { method: 'POST', body: 'next' });
+    const txn = await reader.read();
+    assert.ok(txn);
+    assert.equal((txn.batch[0] as Message).text(), 'next');
+    await txn.ack(null);
+    assert.equal((await next).status, 200);
+    await reader.close();
+  });
+
+  it('reads a body that arrives in several chunks whole', async () => {
+    const { reader } = await startReader();
+    const port = reader.boundAddress()?.port;
+    const status = new Promise<number>((resolve) => {
+      const client = request(
+        { host: '127.0.0.1', port, path: '/post', method: 'POST', agent: false },
+        (res) => resolve(res.statusCode ?? 0),
+      );
+      client.write('one,');
+      setTimeout(() => client.write('two,'), 10);
+      setTimeout(() => client.end('three'), 20);
+    });
+    const txn = await reader.read();
+    assert.ok(txn);
+    assert.equal((txn.batch[0] as Message).text(), 'one,two,three');
+    await txn.ack(null);
+    assert.equal(await status, 200);
+    await reader.close();
+  });
+
+  it('reads a body larger than one socket read whole', async () => {
+    const { reader, url } = await startReader();
+    const big = 'x'.repeat(300_000);
+    const response = fetch(`${url}/post`, { method: 'POST', body: big });
+    const txn = await reader.read();
+    assert.ok(txn);
+    assert.equal((txn.batch[0] as Message).text(), big);
+    await txn.ack(null);
+    assert.equal((await response).status, 200);
+    const empty = fetch(`${url}/post`, { method: 'POST' });
+    const none = await reader.read();
+    assert.ok(none);
+    assert.equal((none.batch[0] as Message).byteSize(), 0);
+    await none.ack(null);
+    assert.equal((await empty).status, 200);
+    await reader.close();
+  });
+
   it('registers on the shared server when no address is given', async () => {
     const endpoints: string[] = [];
     const ctx = createTestContext({}, { endpoints: { register: (path) => endpoints.push(path) } });

@@ -1,0 +1,61 @@
+// Reads an http_server request body whole: from the request's buffer when it has all arrived, else
+// with callbacks (a promise per request, as readBody in http/respond.ts makes, costs an allocation
+// and a microtask on the hottest path of the input).
+import type { IncomingMessage } from 'node:http';
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The whole body when it has arrived and waits in the request's buffer (nobody listened yet),
+ * read at once; undefined while more is to come (or the request broke off: see readWholeBody).
+ */
+export function arrivedBody(req: IncomingMessage): Buffer | undefined {
+  // Already drained by someone else.
+  if (req.readableEnded) return EMPTY;
+  if (!req.complete || req.destroyed) return undefined;
+  // Everything buffered, as one Buffer (null when the body is empty).
+  return (req.read() as Buffer | null) ?? EMPTY;
+}
+
+/**
+ * Calls `done` with the whole body, or `failed` when the request breaks off first (the client
+ * left, or the body was malformed). At most one of them is called, once.
+ */
+export function readWholeBody(
+  req: IncomingMessage,
+  done: (body: Buffer) => void,
+  failed: (err: Error) => void,
+): void {
+  // Already drained by someone else: waiting for 'end' would hang forever.
+  if (req.readableEnded) {
+    done(EMPTY);
+    return;
+  }
+  // Gone before we listened: 'close' has fired already, so waiting would hang too.
+  if (req.destroyed) {
+    failed(new Error('client closed the connection'));
+    return;
+  }
+  // Most bodies arrive in one chunk: no array for them.
+  let first: Buffer | null = null;
+  let more: Buffer[] | null = null;
+  let size = 0;
+  let finished = false;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (first === null) first = chunk;
+    else if (more === null) more = [first, chunk];
+    else more.push(chunk);
+  });
+  req.on('end', () => {
+    finished = true;
+    done(more !== null ? Buffer.concat(more, size) : (first ?? EMPTY));
+  });
+  // A request that breaks off emits 'error' (ECONNRESET "aborted") as it has a listener, so no
+  // 'close' listener is needed; an error after 'end' is not this request's any more.
+  req.on('error', (err: Error) => {
+    if (finished) return;
+    finished = true;
+    failed(err);
+  });
+}
