@@ -2,13 +2,13 @@
 // the response is sent only once the message is acknowledged (200, or 502 on a nack), and
 // carries the sync response when the pipeline produced one.
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { AckFn, GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
+import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
 import { type Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
@@ -188,11 +188,11 @@ export class HttpServerReader implements InputReader {
     };
     const server =
       this.config.cert_file || this.config.key_file
-        ? createHttpsServer(
+        ? nodeHttps().createServer(
             { cert: await readFile(this.config.cert_file), key: await readFile(this.config.key_file) },
             handler,
           )
-        : createServer(handler);
+        : nodeHttp().createServer(handler);
     const { host, port } = splitAddress(this.config.address);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
