@@ -8,7 +8,15 @@
 // leads back to src/ through tsc's maps. Lazily imported subcommands stay lazy: esbuild wraps each
 // in a function run on first use.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +60,10 @@ const result = await build({
 mkdirSync(outDir, { recursive: true });
 rmSync(`${bundleFile}.cache`, { force: true });
 for (const file of result.outputFiles)
-  writeAtomically(file.path, file.path === bundleFile ? asciiOnly(importThroughLoader(file.text)) : file.contents);
+  writeAtomically(
+    file.path,
+    file.path === bundleFile ? asciiOnly(importThroughLoader(file.text)) : file.contents,
+  );
 
 // Files of earlier builds (the ES module bundle and its chunks) would only confuse.
 const keep = new Set([bundleFile, `${bundleFile}.map`]);
@@ -98,12 +109,18 @@ module.exports = new Proxy(function deferred() {}, {
 // from the same node_modules.
 function importThroughLoader(text) {
   const rewritten = text.replace(/\bimport\((["'])([^"']+)\1\)/g, (_, quote, name) => {
-    const pkg = name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
+    const pkg = name
+      .split('/')
+      .slice(0, name.startsWith('@') ? 2 : 1)
+      .join('/');
     if (!external.includes(pkg)) throw new Error(`the bundle imports ${name}, not an external package`);
     return `__nektonImport(${quote}${name}${quote})`;
   });
   const left = /\bimport\(/.exec(rewritten);
-  if (left) throw new Error(`the bundle has an import() bin/nekton cannot serve: ${rewritten.slice(left.index, left.index + 80)}`);
+  if (left)
+    throw new Error(
+      `the bundle has an import() bin/nekton cannot serve: ${rewritten.slice(left.index, left.index + 80)}`,
+    );
   return rewritten;
 }
 
