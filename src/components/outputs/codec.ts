@@ -37,25 +37,36 @@ export function encodeMessages(messages: readonly Message[], codec: OutputCodec)
 
 /** Several batches as one buffer: each message followed by the delimiter unless it ends with it. */
 export function encodeBatches(batches: readonly (readonly Message[])[], codec: OutputCodec): Buffer {
+  return encodeGroups([batches], codec);
+}
+
+/** Groups of batches, in order, as one buffer (what several writeGroup calls would write). */
+export function encodeGroups(
+  groups: readonly (readonly (readonly Message[])[])[],
+  codec: OutputCodec,
+): Buffer {
   const delim = codec.delimiter;
   const delimLength = delim.length;
   // The common delimiter is one byte (\n): compared and stored directly.
   const delimByte = delimLength === 1 ? delim[0]! : -1;
   let total = 0;
-  for (let b = 0; b < batches.length; b++) {
-    const messages = batches[b]!;
-    for (let i = 0; i < messages.length; i++) {
-      const msg = messages[i]!;
-      const chunk = delimByte >= 0 ? msg.sourceChunk : null;
-      if (chunk !== null) {
-        // A line still in its chunk: its size and last byte are read directly, no call per question.
-        const start = msg.sourceStart;
-        const end = msg.sourceEnd;
-        total += end - start + (end > start && chunk[end - 1] === delimByte ? 0 : 1);
-        continue;
+  for (let g = 0; g < groups.length; g++) {
+    const batches = groups[g]!;
+    for (let b = 0; b < batches.length; b++) {
+      const messages = batches[b]!;
+      for (let i = 0; i < messages.length; i++) {
+        const msg = messages[i]!;
+        const chunk = delimByte >= 0 ? msg.sourceChunk : null;
+        if (chunk !== null) {
+          // A line still in its chunk: its size and last byte are read directly, no call per question.
+          const start = msg.sourceStart;
+          const end = msg.sourceEnd;
+          total += end - start + (end > start && chunk[end - 1] === delimByte ? 0 : 1);
+          continue;
+        }
+        total += msg.byteSize();
+        if (delimLength > 0 && !msg.endsWith(delim)) total += delimLength;
       }
-      total += msg.byteSize();
-      if (delimLength > 0 && !msg.endsWith(delim)) total += delimLength;
     }
   }
   const out = Buffer.allocUnsafe(total);
@@ -65,44 +76,47 @@ export function encodeBatches(batches: readonly (readonly Message[])[], codec: O
   let runStart = 0;
   let runEnd = 0;
   let pos = 0;
-  for (let b = 0; b < batches.length; b++) {
-    const messages = batches[b]!;
-    for (let i = 0; i < messages.length; i++) {
-      const msg = messages[i]!;
-      const chunk = delimByte >= 0 ? msg.sourceChunk : null;
-      if (chunk !== null) {
-        const start = msg.sourceStart;
-        const end = msg.sourceEnd;
-        const endsWithDelim = end > start && chunk[end - 1] === delimByte;
-        if (!endsWithDelim && end < chunk.length && chunk[end] === delimByte) {
-          if (runChunk === chunk && runEnd === start) {
+  for (let g = 0; g < groups.length; g++) {
+    const batches = groups[g]!;
+    for (let b = 0; b < batches.length; b++) {
+      const messages = batches[b]!;
+      for (let i = 0; i < messages.length; i++) {
+        const msg = messages[i]!;
+        const chunk = delimByte >= 0 ? msg.sourceChunk : null;
+        if (chunk !== null) {
+          const start = msg.sourceStart;
+          const end = msg.sourceEnd;
+          const endsWithDelim = end > start && chunk[end - 1] === delimByte;
+          if (!endsWithDelim && end < chunk.length && chunk[end] === delimByte) {
+            if (runChunk === chunk && runEnd === start) {
+              runEnd = end + 1;
+              continue;
+            }
+            if (runChunk !== null) pos += runChunk.copy(out, pos, runStart, runEnd);
+            runChunk = chunk;
+            runStart = start;
             runEnd = end + 1;
             continue;
           }
-          if (runChunk !== null) pos += runChunk.copy(out, pos, runStart, runEnd);
-          runChunk = chunk;
-          runStart = start;
-          runEnd = end + 1;
+          if (runChunk !== null) {
+            pos += runChunk.copy(out, pos, runStart, runEnd);
+            runChunk = null;
+          }
+          pos += chunk.copy(out, pos, start, end);
+          if (!endsWithDelim) out[pos++] = delimByte;
           continue;
         }
         if (runChunk !== null) {
           pos += runChunk.copy(out, pos, runStart, runEnd);
           runChunk = null;
         }
-        pos += chunk.copy(out, pos, start, end);
-        if (!endsWithDelim) out[pos++] = delimByte;
-        continue;
-      }
-      if (runChunk !== null) {
-        pos += runChunk.copy(out, pos, runStart, runEnd);
-        runChunk = null;
-      }
-      pos += msg.copyBytesTo(out, pos);
-      if (delimLength > 0 && !msg.endsWith(delim)) {
-        if (delimByte >= 0) out[pos++] = delimByte;
-        else {
-          out.set(delim, pos);
-          pos += delimLength;
+        pos += msg.copyBytesTo(out, pos);
+        if (delimLength > 0 && !msg.endsWith(delim)) {
+          if (delimByte >= 0) out[pos++] = delimByte;
+          else {
+            out.set(delim, pos);
+            pos += delimLength;
+          }
         }
       }
     }

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
-import { encodeBatches, OUTPUT_CODEC_OPTIONS, type OutputCodec, parseOutputCodec } from './codec.js';
+import { encodeGroups, OUTPUT_CODEC_OPTIONS, type OutputCodec, parseOutputCodec } from './codec.js';
 
 export interface StdoutConfig {
   codec: string;
@@ -11,7 +11,8 @@ export interface StdoutConfig {
 
 export class StreamWriter implements OutputWriter {
   private brokenPipe: Error | null = null;
-  private queued: Batch[] = [];
+  /** Groups of batches written since the last flush, kept as given (a write is a group of one). */
+  private queued: (readonly Batch[])[] = [];
   private waiting: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
   private flushScheduled = false;
   private readonly onError = (err: NodeJS.ErrnoException) => {
@@ -40,7 +41,7 @@ export class StreamWriter implements OutputWriter {
   private queue(batches: readonly Batch[]): Promise<void> {
     if (this.brokenPipe) return Promise.reject(new Error(`stdout is closed: ${this.brokenPipe.message}`));
     return new Promise((resolve, reject) => {
-      for (let i = 0; i < batches.length; i++) this.queued.push(batches[i]!);
+      this.queued.push(batches);
       this.waiting.push({ resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
@@ -56,7 +57,7 @@ export class StreamWriter implements OutputWriter {
    */
   private readonly flushQueued = () => {
     this.flushScheduled = false;
-    const chunk = encodeBatches(this.queued, this.codec);
+    const chunk = encodeGroups(this.queued, this.codec);
     const waiting = this.waiting;
     this.queued = [];
     this.waiting = [];
