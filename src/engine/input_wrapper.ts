@@ -262,7 +262,13 @@ export class ReaderInput implements Input {
     for (;;) {
       if (this.closing) return null;
       const replay = this.replays.shift();
-      if (replay) return this.handOut(replay.txn.batch, replay.txn.ack);
+      if (replay) {
+        // A replay waits for the next turn of the event loop: against an output that fails at
+        // once, nack and replay would otherwise follow each other in one endless run of
+        // microtasks, and timers, I/O and signals (SIGTERM) would never get their turn.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return this.handOut(replay.txn.batch, replay.txn.ack);
+      }
       if (this.ended) {
         // The source is exhausted, but a batch still in flight may be nacked and need replaying.
         if (this.outstanding === 0 || !this.autoReplayNacks) return null;

@@ -44,6 +44,8 @@ export class Stream {
   private runPromise: Promise<void> | null = null;
   private stopPromise: Promise<void> | null = null;
   private flushing: Promise<void> | null = null;
+  /** The input said it has nothing more to read (replays of nacked batches may still come). */
+  private inputExhausted = false;
 
   private constructor(
     private readonly input: Input,
@@ -161,7 +163,10 @@ export class Stream {
 
   private async consume(): Promise<void> {
     // An input that waits for its acks before it ends (to replay nacks) needs the flush first.
-    this.input.onExhausted?.(() => void this.flushUntilSettled());
+    this.input.onExhausted?.(() => {
+      this.inputExhausted = true;
+      void this.flushUntilSettled();
+    });
     const source: Pick<Input, 'read' | 'readMany'> = this.buffer ?? this.input;
     const pump = this.buffer ? this.pumpIntoBuffer(this.buffer) : Promise.resolve();
     const workers: Promise<void>[] = [];
@@ -294,6 +299,9 @@ export class Stream {
   }
 
   private track(pending: PendingTxn, written: Promise<unknown>): void {
+    // A replay handed out after the input ended may land in a partial output batch after the
+    // flush that followed the end was over: nothing else would write it.
+    if (this.inputExhausted) void this.flushUntilSettled();
     written.then(
       () => this.settle(pending, null),
       (err: unknown) => {

@@ -108,6 +108,38 @@ describe('delivery under faults', () => {
     assertAckedOnlyWhatWasWritten(queue, script);
   });
 
+  it('an output that fails every write at once: replays leave the event loop free, and stop() ends them', {
+    timeout: 20_000,
+  }, async () => {
+    // Was: each nack was replayed within the same run of microtasks, so timers and signals never
+    // ran (`nekton ... | head` spun a core and ignored SIGTERM once stdout was closed).
+    const queue = new DurableQueue(letters(5));
+    const script = new FaultyOutputScript();
+    script.rejectWhen = () => true;
+    const stream = await faultStream(faultRegistry(queue, script), { autoReplayNacks: true, maxInFlight: 4 });
+    const running = stream.run();
+    await until(() => script.attempts > 50, 'replayed writes');
+    await stream.stop(1000);
+    await running;
+    assert.deepEqual(queue.acked, [], 'nothing acked: nothing was written');
+    assert.deepEqual(
+      new Set(queue.pending()),
+      new Set(letters(5)),
+      'everything is left for the next session',
+    );
+  });
+
+  it('a replay after the input ended still reaches a batching output (needs a flush of its own)', async () => {
+    const queue = new DurableQueue(letters(7));
+    const script = new FaultyOutputScript();
+    // The last write fails once: its replay comes after the input ended and the first flush.
+    script.rejectWhen = (attempt) => attempt === 2;
+    const stream = await faultStream(faultRegistry(queue, script), { autoReplayNacks: true, batchCount: 5 });
+    await stream.run();
+    assert.deepEqual(new Set(script.written), new Set(letters(7)));
+    assert.deepEqual(queue.pending(), []);
+  });
+
   it('a partly filled output batch is written when the input ends (was: the stream hung)', async () => {
     const queue = new DurableQueue(letters(7));
     const script = new FaultyOutputScript();
