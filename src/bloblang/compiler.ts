@@ -2,12 +2,13 @@
 // where `self` is the current context (`this`); constant sub-expressions are folded at compile
 // time so that errors in them surface as parse errors, like the reference's.
 
+import { keyWriter, plainObjectMaker, pathReader as readerOf } from './accessors.js';
 import { bindArgs, coerceArg, paramsFor } from './args.js';
 import { addNumbers, concat, divNumbers, modNumbers, mulNumbers, subNumbers } from './arith.js';
 import type { BinaryOp, CallArgs, Expr, MapDecl, Program, Statement, Target } from './ast.js';
 import { CORE_METHODS } from './core_functions.js';
 import { MappingError } from './errors.js';
-import { assignPath, Exec, getField, getPlainField, isPrototypeKey, LAZY_THIS, type Self } from './exec.js';
+import { assignPath, Exec, LAZY_THIS, type Self } from './exec.js';
 import { parseError } from './lexer.js';
 import {
   type Args,
@@ -34,6 +35,8 @@ import {
 } from './value.js';
 
 export type Fn = (x: Exec, self: Self) => Result;
+// A Result is a symbol only when it is DELETED or NOTHING: `typeof v === 'symbol'` tests for both
+// without comparing a value of any type with a symbol (a call in optimised code, where typeof is not).
 
 interface Node {
   fn: Fn;
@@ -80,41 +83,34 @@ export function literalAnnotation(v: unknown): string {
 }
 
 function constNode(value: Result, annotation = literalAnnotation(value)): Node {
-  return { fn: () => value, constant: true, value, annotation };
+  const v = typeof value === 'string' ? internalized(value) : value;
+  return { fn: () => v, constant: true, value: v, annotation };
+}
+
+/**
+ * The internalized copy of `s` (the one property keys use): comparing it with a parsed document's
+ * short strings (which JSON.parse internalizes) is then a pointer compare.
+ */
+function internalized(s: string): string {
+  if (s.length > 64) return s;
+  const keys = Object.keys({ [s]: null });
+  return keys.length === 1 && keys[0] === s ? keys[0] : s;
 }
 
 function pathText(base: string, path: readonly string[]): string {
   return path.length === 0 ? base : `${base}.${path.join('.')}`;
 }
 
-/** A reader of `path` below a value, unrolled for the common short paths. */
+/** `this.a.b...` read from the context (a path of at least one key). */
+function thisPathFn(path: readonly string[]): Fn {
+  const read = pathReader(path);
+  return (x, self) => read(self === LAZY_THIS ? x.thisValue() : self);
+}
+
+/** A reader of `path` below a value (see accessors.ts). */
 function pathReader(path: readonly string[]): (v: Result) => Value {
-  const getters = path.map((k) => (isPrototypeKey(k) ? getField : getPlainField));
-  switch (path.length) {
-    case 0:
-      return (v) => v as Value;
-    case 1: {
-      const [k] = path;
-      const g = getters[0];
-      return (v) => g(v, k);
-    }
-    case 2: {
-      const [k1, k2] = path;
-      const [g1, g2] = getters;
-      return (v) => g2(g1(v, k1), k2);
-    }
-    case 3: {
-      const [k1, k2, k3] = path;
-      const [g1, g2, g3] = getters;
-      return (v) => g3(g2(g1(v, k1), k2), k3);
-    }
-    default:
-      return (v) => {
-        let cur = v as Value;
-        for (let i = 0; i < path.length; i++) cur = getters[i](cur, path[i]);
-        return cur;
-      };
-  }
+  if (path.length === 0) return (v) => v as Value;
+  return readerOf(path);
 }
 
 function isTruthyCondition(v: Result, what: string): boolean {
@@ -145,6 +141,8 @@ export class Compiler {
   private maps: Map<string, MapDecl> = new Map();
   /** Evaluation context for folding constants at compile time. */
   private readonly foldExec = new Exec([], 0, new Map(), 0);
+  /** Makes the root objects this program's `root.key = ...` statements start (see plainObjectMaker). */
+  private readonly newRoot = plainObjectMaker();
 
   constructor(private readonly text: string) {}
 
@@ -251,7 +249,36 @@ export class Compiler {
       };
     }
     const value = this.compile(s.value).fn;
-    const assign = this.compileTarget(s.target);
+    const t = s.target;
+    if (t.kind === 'root' && t.path.length === 1 && t.path[0] !== '__proto__') {
+      const path = t.path;
+      const write = keyWriter(path[0]);
+      const newRoot = this.newRoot;
+      return (x) => {
+        try {
+          const v = value(x, LAZY_THIS);
+          const root = x.root;
+          // A value (not deleted() or nothing) set on the object an earlier assignment made, or on a
+          // new one when there is no root yet (the usual cases): a plain store. The rest as assignPath.
+          if (typeof v !== 'symbol') {
+            if (root === x.madeRoot && root !== null) {
+              write(root as ValueObject, v);
+              return;
+            }
+            if (root === NOTHING) {
+              const made = newRoot();
+              write(made, v);
+              x.root = x.madeRoot = made;
+              return;
+            }
+          }
+          assignPath(x, path, v);
+        } catch (e) {
+          throw wrap(e);
+        }
+      };
+    }
+    const assign = this.compileTarget(t);
     return (x) => {
       try {
         assign(x, value(x, LAZY_THIS));
@@ -356,14 +383,9 @@ export class Compiler {
       case 'object':
         return this.compileObject(e.entries, e.pos);
       case 'this': {
-        const read = pathReader(e.path);
         const annotation = `field \`${pathText('this', e.path)}\``;
         if (e.path.length === 0) return { fn: resolveSelf, constant: false, annotation };
-        return {
-          fn: (x, self) => read(self === LAZY_THIS ? x.thisValue() : self),
-          constant: false,
-          annotation,
-        };
+        return { fn: thisPathFn(e.path), constant: false, annotation };
       }
       case 'root': {
         const read = pathReader(e.path);
@@ -405,7 +427,7 @@ export class Compiler {
         const tf = target.fn;
         const fn: Fn = (x, self) => {
           const v = tf(x, self);
-          return v === DELETED || v === NOTHING ? null : read(v);
+          return typeof v === 'symbol' ? null : read(v);
         };
         const annotation = `field \`${pathText(target.annotation, e.path)}\``;
         return target.constant ? this.fold(fn, e.pos, annotation) : { fn, constant: false, annotation };
@@ -474,7 +496,7 @@ export class Compiler {
       const out: Value[] = [];
       for (let i = 0; i < fns.length; i++) {
         const v = fns[i](x, self);
-        if (v !== DELETED && v !== NOTHING) out.push(v);
+        if (typeof v !== 'symbol') out.push(v);
       }
       return out;
     };
@@ -498,7 +520,7 @@ export class Compiler {
           throw new BloblangError(`object keys must be strings, received: ${typeName(k)}`);
         }
         const v = values[i](x, self);
-        if (v !== DELETED && v !== NOTHING) setKey(out, key, v);
+        if (typeof v !== 'symbol') setKey(out, key, v);
       }
       return out;
     };
@@ -591,7 +613,7 @@ export class Compiler {
     params: readonly ParamSpec[],
     args: CallArgs,
     pos: number,
-  ): { evaluate: (x: Exec, self: Self) => Args; constant: boolean } {
+  ): { evaluate: (x: Exec, self: Self) => Args; constant: boolean; fixed: Args | null } {
     const bound = bindArgs(params, args, (m) => this.fail(pos, m));
     const parts = bound.map((expr, i) => {
       const p = params[i];
@@ -617,7 +639,7 @@ export class Compiler {
     });
     if (parts.every((p) => p.constant)) {
       const fixed: Args = parts.map((p) => p.value);
-      return { evaluate: () => fixed, constant: true };
+      return { evaluate: () => fixed, constant: true, fixed };
     }
     const n = parts.length;
     return {
@@ -632,6 +654,7 @@ export class Compiler {
         return out;
       },
       constant: false,
+      fixed: null,
     };
   }
 
@@ -661,19 +684,30 @@ export class Compiler {
     const def = lookupMethod(name);
     if (!def) this.fail(pos, `unrecognised method '${name}'`);
     const target = this.compile(targetExpr);
-    const { evaluate, constant } = this.compileArgs(paramsFor(def, args), args, pos);
+    const { evaluate, constant, fixed } = this.compileArgs(paramsFor(def, args), args, pos);
     const impl = def.impl;
     const tf = target.fn;
     const from = target.annotation;
-    const fn: Fn = (x, self) => {
-      const t = tf(x, self);
-      const a = evaluate(x, self);
-      try {
-        return impl(t as Value, a, x) as Result;
-      } catch (err) {
-        throw annotate(err, from);
-      }
-    };
+    const fn: Fn =
+      fixed !== null
+        ? // Constant arguments (or none, the usual case): no call to evaluate them.
+          (x, self) => {
+            const t = tf(x, self);
+            try {
+              return impl(t as Value, fixed, x) as Result;
+            } catch (err) {
+              throw annotate(err, from);
+            }
+          }
+        : (x, self) => {
+            const t = tf(x, self);
+            const a = evaluate(x, self);
+            try {
+              return impl(t as Value, a, x) as Result;
+            } catch (err) {
+              throw annotate(err, from);
+            }
+          };
     const annotation = `method ${name}`;
     if (target.constant && constant) return this.fold(fn, pos, annotation);
     return { fn, constant: false, annotation };
@@ -703,7 +737,7 @@ export class Compiler {
             } catch {
               return ff(x, self);
             }
-            if (isOr && (v === null || v === DELETED || v === NOTHING)) return ff(x, self);
+            if (isOr && (v === null || typeof v === 'symbol')) return ff(x, self);
             return v;
           },
           constant: false,
@@ -742,7 +776,7 @@ export class Compiler {
               const sub = new Exec(x.batch, i, x.state, this.varSlots.size);
               sub.vars = x.vars;
               const v = tf(sub, LAZY_THIS);
-              out.push(v === DELETED || v === NOTHING ? null : v);
+              out.push(typeof v === 'symbol' ? null : v);
             }
             return out;
           },
@@ -791,7 +825,7 @@ export class Compiler {
           } catch {
             return rf(x, self);
           }
-          return v === null || v === DELETED || v === NOTHING ? rf(x, self) : v;
+          return v === null || typeof v === 'symbol' ? rf(x, self) : v;
         };
         break;
       case '&&':
@@ -809,35 +843,63 @@ export class Compiler {
         break;
       }
       case '==':
-        fn = (x, self) => deepEqual(lf(x, self), rf(x, self));
+      case '!=': {
+        const equal = op === '==';
+        // A constant side (`this.status == "active"`) is read without a call.
+        if (right.constant) {
+          const rv = right.value as Result;
+          fn = (x, self) => deepEqual(lf(x, self), rv) === equal;
+        } else {
+          fn = (x, self) => deepEqual(lf(x, self), rf(x, self)) === equal;
+        }
         break;
-      case '!=':
-        fn = (x, self) => !deepEqual(lf(x, self), rf(x, self));
-        break;
+      }
       case '<':
       case '<=':
       case '>':
       case '>=': {
-        const test =
-          op === '<'
-            ? (c: number) => c < 0
-            : op === '<='
-              ? (c: number) => c <= 0
-              : op === '>'
-                ? (c: number) => c > 0
-                : (c: number) => c >= 0;
-        fn = (x, self) => {
-          const l = lf(x, self);
-          const r = rf(x, self);
-          if (typeof l === 'number' && typeof r === 'number') return test(l < r ? -1 : l > r ? 1 : 0);
+        const order = (l: Result, r: Result): number => {
           const c = compareValues(l, r);
           if (c === null) {
             throw new BloblangError(
               `cannot compare types ${typeName(l)} (from ${la}) and ${typeName(r)} (from ${ra})`,
             );
           }
-          return test(c);
+          return c;
         };
+        const rc = right.constant;
+        const rv = right.value as Result;
+        // Two numbers compare directly (NaN orders as equal, as compareValues has it); one closure
+        // per operator, so no call decides the outcome.
+        switch (op) {
+          case '<':
+            fn = (x, self) => {
+              const l = lf(x, self);
+              const r = rc ? rv : rf(x, self);
+              return typeof l === 'number' && typeof r === 'number' ? l < r : order(l, r) < 0;
+            };
+            break;
+          case '<=':
+            fn = (x, self) => {
+              const l = lf(x, self);
+              const r = rc ? rv : rf(x, self);
+              return typeof l === 'number' && typeof r === 'number' ? !(l > r) : order(l, r) <= 0;
+            };
+            break;
+          case '>':
+            fn = (x, self) => {
+              const l = lf(x, self);
+              const r = rc ? rv : rf(x, self);
+              return typeof l === 'number' && typeof r === 'number' ? l > r : order(l, r) > 0;
+            };
+            break;
+          default:
+            fn = (x, self) => {
+              const l = lf(x, self);
+              const r = rc ? rv : rf(x, self);
+              return typeof l === 'number' && typeof r === 'number' ? !(l < r) : order(l, r) >= 0;
+            };
+        }
         break;
       }
       default: {
@@ -853,10 +915,12 @@ export class Compiler {
                   ? divNumbers
                   : modNumbers;
         const isAdd = op === '+';
+        const rc = right.constant;
+        const rv = right.value as Result;
         fn = (x, self) => {
           const l = lf(x, self);
-          const r = rf(x, self);
-          if (typeof l === 'number' && typeof r === 'number' && op === '+') {
+          const r = rc ? rv : rf(x, self);
+          if (typeof l === 'number' && typeof r === 'number' && isAdd) {
             const s = l + r;
             if (Number.isSafeInteger(s) || !Number.isInteger(s)) return s;
           }

@@ -40,7 +40,8 @@ export class Exec implements CallContext {
 
   /** The input document, parsed on first use. */
   thisValue(): Value {
-    if (this.parsedThis === LAZY_THIS) this.parsedThis = structuredOf(this.msg);
+    // Only LAZY_THIS is a symbol here (see Fn in compiler.ts on why typeof).
+    if (typeof this.parsedThis === 'symbol') this.parsedThis = structuredOf(this.msg);
     return this.parsedThis;
   }
 
@@ -49,7 +50,7 @@ export class Exec implements CallContext {
   }
 
   owns(o: object): boolean {
-    return this.owned?.includes(o) === true;
+    return o === this.madeRoot || this.owned?.includes(o) === true;
   }
 
   own<T extends object>(o: T): T {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Message } from '../message/message.js';
 import type { Program } from './ast.js';
-import { type CompiledProgram, Compiler } from './compiler.js';
+import { type CompiledProgram, Compiler, type StatementFn } from './compiler.js';
 import { BloblangParseError, MappingError } from './errors.js';
 import { Exec, structuredOf } from './exec.js';
 import { parseError } from './lexer.js';
@@ -23,39 +23,51 @@ function toMappingError(e: unknown): MappingError {
 /** Sets a message's payload from a mapping result without re-encoding structured values. */
 export function setPayload(msg: Message, v: Result): void {
   if (typeof v === 'string' || v instanceof Uint8Array) msg.setBytes(v);
-  else msg.setStructured(v === NOTHING || v === DELETED ? null : v);
+  else msg.setStructured(typeof v === 'symbol' ? null : v);
 }
 
 export class CompiledMapping {
   /** Per-instance state for stateful functions such as `counter()`. */
   private readonly state = new Map<unknown, unknown>();
+  private readonly statements: readonly StatementFn[];
+  private readonly varCount: number;
 
-  constructor(private readonly program: CompiledProgram) {}
+  constructor(program: CompiledProgram) {
+    this.statements = program.statements;
+    this.varCount = program.varCount;
+  }
 
   private run(x: Exec): void {
+    const statements = this.statements;
     try {
-      for (const s of this.program.statements) s(x);
+      for (let i = 0; i < statements.length; i++) statements[i]!(x);
     } catch (e) {
       throw toMappingError(e);
     }
   }
 
+  /**
+   * A new execution per run: cheaper than reusing one, whose fields would then point from an old
+   * object to young ones (a write barrier on every store).
+   */
   private exec(batch: readonly Message[], index: number): Exec {
-    return new Exec(batch, index, this.state, this.program.varCount);
+    return new Exec(batch, index, this.state, this.varCount);
   }
 
   apply(batch: readonly Message[], index: number): Message | null {
     const x = this.exec(batch, index);
-    x.out = batch[index].copy();
+    const out = batch[index]!.copy();
+    x.out = out;
     this.run(x);
-    if (x.root === DELETED) return null;
-    const out = x.out;
-    if (x.root !== NOTHING) setPayload(out, x.root);
+    const root = x.root;
+    // `typeof` first: comparing any value with a symbol is a call, asking its type is not.
+    if (typeof root === 'symbol') return root === DELETED ? null : out;
+    setPayload(out, root);
     return out;
   }
 
   applyMutation(batch: readonly Message[], index: number): Message | null {
-    const msg = batch[index];
+    const msg = batch[index]!;
     const x = this.exec(batch, index);
     x.out = msg.copy();
     let start: Result;

@@ -1,4 +1,6 @@
 // Wraps a processor with the reference's processor metrics, counted per batch.
+// `performance` imported, not the global: the global is a getter Node looks up on every use.
+import { performance } from 'node:perf_hooks';
 import type { Batch } from '../message/message.js';
 import type { Processor } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';

@@ -358,11 +358,38 @@ const isPlainAscii = (c: number) => c > 32 && c < 127;
 let lastCutset = SPACE;
 let lastCutsetChars = SPACE_SET;
 
+/** Whether a UTF-16 code unit is in SPACE (all of it is in the BMP). */
+function isSpaceCode(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+/** Go's strings.TrimSpace: the default cutset, by code unit, without a set lookup per character. */
+function trimSpace(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isSpaceCode(s.charCodeAt(start))) start++;
+  while (end > start && isSpaceCode(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
 /** Strips characters of `set` from both ends (Go's strings.Trim). */
 function trimSet(s: string, set: string): string {
   if (s.length === 0) return s;
   // Default cutset and printable ASCII at both ends (the usual case): nothing to strip.
   if (set === SPACE && isPlainAscii(s.charCodeAt(0)) && isPlainAscii(s.charCodeAt(s.length - 1))) return s;
+  if (set === SPACE) return trimSpace(s);
   if (set !== lastCutset) {
     lastCutset = set;
     lastCutsetChars = new Set(Array.from(set));
