@@ -330,7 +330,19 @@ function jsonNumber(n: number | bigint): string {
 
 function sortedKeys(o: ValueObject): string[] {
   const keys = Object.keys(o);
-  if (keys.length > 1) keys.sort();
+  // An insertion sort in place: Array.prototype.sort copies into a work array first, which was
+  // ~900 bytes of garbage per serialised document (10% of W4's allocation). Same order as sort():
+  // `<` and sort() both compare UTF-16 code units.
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
   return keys;
 }
 

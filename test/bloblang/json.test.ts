@@ -42,6 +42,20 @@ test('Go formatting: sorted keys, no HTML escaping, exponents', () => {
   assert.equal(valueToString({ a: [1, 'x'] }), '{"a":[1,"x"]}');
 });
 
+test('keys sort by UTF-16 code unit at every size, as Go sorts them for these keys', () => {
+  // Reverse order, shared prefixes, upper case before lower, non-ASCII last; small objects take
+  // the insertion sort, larger ones Array.prototype.sort: both must give the same order.
+  const small = Object.fromEntries(
+    ['zeta', 'Zeta', 'a', 'ab', 'aa', '\u00e9', '_', '10', '9', 'b'].map((k, i) => [k, i]),
+  );
+  const order = (text: string) => [...text.matchAll(/"([^"]+)":/g)].map((m) => m[1]);
+  assert.deepEqual(order(toJson(small)), ['10', '9', 'Zeta', '_', 'a', 'aa', 'ab', 'b', 'zeta', '\u00e9']);
+  const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${(i * 7) % 40}`, i]));
+  assert.deepEqual(order(toJson(many)), Object.keys(many).sort());
+  const words = { pear: 1, apple: 2, fig: 3, Banana: 4, cherry: 5 };
+  assert.equal(toJson(words), '{"Banana":4,"apple":2,"cherry":5,"fig":3,"pear":1}');
+});
+
 test('deep values serialise with an error instead of a stack overflow', () => {
   let v: unknown = 1;
   for (let i = 0; i < 5000; i++) v = [v];
