@@ -6,6 +6,7 @@ import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
 import { MemoryInprocBus } from '../engine/inproc.js';
 import { createLogger } from '../engine/logger.js';
 import { ResourceManager } from '../engine/resources.js';
+import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
 import { Stream } from '../engine/stream.js';
 import { sendText } from '../http/respond.js';
 import { HttpServer } from '../http/server.js';
@@ -45,11 +46,11 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
       `listening for HTTP requests at ${http.isTls ? 'https' : 'http'}://${bound.address}:${bound.port}`,
     );
 
-  const stopOnSignal = shutdownOnSignals(logger, loaded, () => stream.stop(loaded.shutdownTimeoutMs));
+  const stopOnSignal = shutdownOnSignals(logger, loaded, (timeoutMs) => stream.stop(timeoutMs));
   await stream.run();
   stopOnSignal.dispose();
   await finish(logger, resources, http);
-  return 0;
+  return stopOnSignal.stdoutClosed ? STDOUT_CLOSED_EXIT_STATUS : 0;
 }
 
 function registerReady(http: HttpServer, stream: Stream): void {

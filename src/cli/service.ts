@@ -5,6 +5,7 @@ import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js
 import type { ComponentBuilder } from '../engine/builder.js';
 import type { ComponentConfig } from '../engine/context.js';
 import type { ResourceKind, ResourceManager } from '../engine/resources.js';
+import { onStdoutClosed } from '../engine/stdout_closed.js';
 
 export interface LoadedService {
   config: ServiceConfig;
@@ -40,40 +41,56 @@ export async function buildResources(
 
 /**
  * On SIGINT/SIGTERM: wait shutdown_delay, then stop within shutdown_timeout. A second signal,
- * or the stop overrunning its timeout by a second, exits at once with status 1.
+ * or the stop overrunning its timeout by a second, exits at once with status 1. When the reader of
+ * stdout goes away (`| head`), stop at once: `stop(0)` nacks what is still in flight, since those
+ * writes can never succeed, and `stdoutClosed` tells the caller to exit with status 141.
  */
 export function shutdownOnSignals(
   logger: Logger,
   timing: { shutdownDelayMs: number; shutdownTimeoutMs: number },
-  stop: () => Promise<void>,
-): { dispose(): void } {
+  stop: (timeoutMs: number) => Promise<void>,
+): { dispose(): void; readonly stdoutClosed: boolean } {
   const { shutdownDelayMs, shutdownTimeoutMs } = timing;
   let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn(`received ${signal} again: exiting now`);
-      process.exit(1);
-    }
+  let stdoutClosed = false;
+  const stopWithin = (timeoutMs: number, delayMs: number) => {
     stopping = true;
-    logger.info(`received ${signal}: shutting down`);
     const hardStop = setTimeout(
       () => {
         logger.error('shutdown did not finish within shutdown_timeout: exiting');
         process.exit(1);
       },
-      shutdownDelayMs + shutdownTimeoutMs + 1000,
+      delayMs + timeoutMs + 1000,
     );
     hardStop.unref();
     setTimeout(() => {
-      stop().catch((err) => logger.error(`shutdown failed: ${String(err)}`));
-    }, shutdownDelayMs);
+      stop(timeoutMs).catch((err) => logger.error(`shutdown failed: ${String(err)}`));
+    }, delayMs);
   };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`received ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    logger.info(`received ${signal}: shutting down`);
+    stopWithin(shutdownTimeoutMs, shutdownDelayMs);
+  };
+  const unsubscribe = onStdoutClosed((err) => {
+    stdoutClosed = true;
+    if (stopping) return;
+    logger.warn(`stdout was closed by its reader (${err.message}): shutting down`);
+    stopWithin(0, 0);
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
     dispose() {
+      unsubscribe();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+    },
+    get stdoutClosed() {
+      return stdoutClosed;
     },
   };
 }

@@ -2,11 +2,15 @@
 
 import { shutdownOnSignals } from '../cli/service.js';
 import { errorMessage } from '../engine/errors.js';
+import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
 import { type StreamsCommandOptions, startStreamsService } from './service.js';
 
 export type { StreamsCommandOptions } from './service.js';
 
-/** Returns the process exit code: 0 after a signal-driven shutdown, 1 when startup failed. */
+/**
+ * Returns the process exit code: 0 after a signal-driven shutdown, 1 when startup failed, 141 when
+ * a stream's `stdout` output found stdout closed by its reader.
+ */
 export async function runStreamsCommand(options: StreamsCommandOptions): Promise<number> {
   let service: Awaited<ReturnType<typeof startStreamsService>>;
   try {
@@ -16,16 +20,18 @@ export async function runStreamsCommand(options: StreamsCommandOptions): Promise
     return 1;
   }
   const { logger } = service;
+  let stdoutClosed = false;
   await new Promise<void>((resolve) => {
     const signals = shutdownOnSignals(logger, service, async () => {
       try {
         await service.stop();
         logger.info('streams mode stopped');
       } finally {
+        stdoutClosed = signals.stdoutClosed;
         signals.dispose();
         resolve();
       }
     });
   });
-  return 0;
+  return stdoutClosed ? STDOUT_CLOSED_EXIT_STATUS : 0;
 }

@@ -1,11 +1,12 @@
 // Normal mode driven from outside, as a user runs it: `bin/nekton -c config.yaml`.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually, freePort, runNekton, startNekton, tempDir } from '../helpers/cli.js';
+import { eventually, freePort, NEKTON_BIN, runNekton, startNekton, tempDir } from '../helpers/cli.js';
 
 function linesFile(dir: string, count: number): { path: string; text: string } {
   const lines: string[] = [];
@@ -201,6 +202,32 @@ describe('normal mode', () => {
     const result = await runNekton(['-c', config], { input: `${lines.join('\n')}\n`, timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, `${lines.map((l) => `${l}!`).join('\n')}\n`);
+  });
+
+  // `nekton ... | head`: when the reader of stdout goes away, nekton stops at once with status 141,
+  // as Benthos dies of SIGPIPE, instead of retrying writes that cannot succeed (it never exited).
+  it('stops with status 141 when the reader of stdout closes the pipe', { timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      'http:\n  enabled: false\ninput:\n  generate:\n    count: 0\n    interval: ""\n    mapping: \'root = {"n": counter()}\'\noutput:\n  stdout: {}\n',
+    );
+    const child = spawn(process.execPath, [NEKTON_BIN, '-c', config], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    let seen = '';
+    child.stdout.on('data', (d) => {
+      seen += d;
+      // Like `head -3`: read three lines, then close the pipe.
+      if (seen.split('\n').length > 3) child.stdout.destroy();
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 141, stderr);
+    assert.match(stderr, /stdout was closed by its reader/);
+    assert.match(seen, /^\{"n":1\}\n\{"n":2\}\n\{"n":3\}\n/);
   });
 
   it('lint command prints FILE(line,col) message per problem and exits 1', async () => {

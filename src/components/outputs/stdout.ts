@@ -2,6 +2,7 @@
 import type { Writable } from 'node:stream';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
+import { reportStdoutClosed } from '../../engine/stdout_closed.js';
 import type { Batch } from '../../message/message.js';
 import { encodeGroups, OUTPUT_CODEC_OPTIONS, type OutputCodec, parseOutputCodec } from './codec.js';
 
@@ -18,11 +19,14 @@ export class StreamWriter implements OutputWriter {
   private readonly onError = (err: NodeJS.ErrnoException) => {
     // Without a listener an EPIPE (the reader went away, e.g. `| head`) would crash the process.
     this.brokenPipe = err;
+    if (err.code === 'EPIPE') this.onReaderGone?.(err);
   };
 
   constructor(
     private readonly stream: Writable,
     private readonly codec: OutputCodec,
+    /** Told when the reader closed the pipe: no later write can succeed. */
+    private readonly onReaderGone?: (err: Error) => void,
   ) {}
 
   async connect(): Promise<void> {
@@ -101,5 +105,7 @@ output:
   // Several batches in flight let StreamWriter coalesce them into one write; they are written in
   // the order they were dispatched.
   build: (config, ctx) =>
-    ctx.wrapWriter(new StreamWriter(process.stdout, parseOutputCodec(config.codec)), { maxInFlight: 64 }),
+    ctx.wrapWriter(new StreamWriter(process.stdout, parseOutputCodec(config.codec), reportStdoutClosed), {
+      maxInFlight: 64,
+    }),
 };
