@@ -7,6 +7,7 @@ import { MemoryInprocBus } from '../engine/inproc.js';
 import { createLogger } from '../engine/logger.js';
 import { ResourceManager } from '../engine/resources.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
+import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
 import { sendText } from '../http/respond.js';
 import { HttpServer } from '../http/server.js';
@@ -25,7 +26,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
     logger,
   });
   const resources = new ResourceManager();
-  const abort = new AbortController();
+  const abort = stopController();
   const env: EngineEnv = {
     registry,
     logger,

@@ -8,6 +8,7 @@ import { errorMessage } from '../engine/errors.js';
 import type { InprocBus } from '../engine/inproc.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceKind } from '../engine/resources.js';
+import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
 import { ManagerClosedError, StreamBuildError, StreamExistsError, StreamNotFoundError } from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
@@ -211,7 +212,7 @@ export class StreamManager {
     const { logger, metrics } = this.options;
     const endpoints = this.endpointTable.forStream(id);
     const usage: ResourceUsage = new Map();
-    const abort = new AbortController();
+    const abort = stopController();
     const env: EngineEnv = {
       registry: this.options.registry,
       logger,

@@ -14,6 +14,7 @@ import { MemoryInprocBus } from '../engine/inproc.js';
 import { createLogger } from '../engine/logger.js';
 import type { Registry } from '../engine/registry.js';
 import { ResourceManager } from '../engine/resources.js';
+import { stopController } from '../engine/stop_signal.js';
 import { HttpServer, type HttpTimeouts } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
 import { MANAGER_PATHS, registerStreamsApi } from './api.js';
@@ -94,7 +95,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     logger,
     timeouts: options.httpTimeouts,
   });
-  const processAbort = new AbortController();
+  const processAbort = stopController();
   const resources = new ResourceManager();
   const inproc = new MemoryInprocBus();
   const env: EngineEnv = {

@@ -230,6 +230,19 @@ describe('normal mode', () => {
     assert.match(seen, /^\{"n":1\}\n\{"n":2\}\n\{"n":3\}\n/);
   });
 
+  it('runs a broker of 12 outputs without Node warning of an abort-listener leak', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'config.yaml');
+    const members = '      - drop: {}\n'.repeat(12);
+    writeFileSync(
+      config,
+      `http:\n  enabled: false\ninput:\n  generate:\n    count: 20\n    interval: ""\n    mapping: 'root = "x"'\noutput:\n  broker:\n    pattern: fan_out\n    outputs:\n${members}`,
+    );
+    const result = await runNekton(['-c', config], { timeoutMs: 30_000 });
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /MaxListenersExceededWarning/);
+  });
+
   it('lint command prints FILE(line,col) message per problem and exits 1', async () => {
     const dir = tempDir();
     const good = join(dir, 'good.yaml');

@@ -56,10 +56,25 @@ export class FanOutOutput implements Output {
   }
 
   write(batch: Batch): Promise<void> {
+    return this.send([batch]);
+  }
+
+  /**
+   * A group of batches (read together from one input) in one call per member: each member gets
+   * every batch of it, in order, through its own group write. The group fails as a whole, as a
+   * plain output's group write does; the stream then nacks every batch of it.
+   */
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    return this.send(batches);
+  }
+
+  private send(batches: readonly Batch[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the broker is closed'));
-    // Snapshot now, synchronously: a member added later must not see this batch.
+    // Snapshot now, synchronously: a member added later must not see these batches.
     const written =
-      this.members.size > 0 ? this.dispatch(batch, [...this.members.values()]) : this.waitThenWrite(batch);
+      this.members.size > 0
+        ? this.dispatch(batches, [...this.members.values()])
+        : this.waitThenWrite(batches);
     this.inFlight.add(written);
     const forget = () => this.inFlight.delete(written);
     written.then(forget, forget);
@@ -84,12 +99,12 @@ export class FanOutOutput implements Output {
     await Promise.allSettled(members.map((m) => m.close()));
   }
 
-  private async waitThenWrite(batch: Batch): Promise<void> {
+  private async waitThenWrite(batches: readonly Batch[]): Promise<void> {
     while (this.members.size === 0) {
       if (this.closed) throw new Error('the broker closed before any output was added');
       await new Promise<void>((resolve) => this.memberWaiters.push(resolve));
     }
-    return this.dispatch(batch, [...this.members.values()]);
+    return this.dispatch(batches, [...this.members.values()]);
   }
 
   /**
@@ -104,11 +119,11 @@ export class FanOutOutput implements Output {
     }
   }
 
-  private dispatch(batch: Batch, targets: Output[]): Promise<void> {
+  private dispatch(batches: readonly Batch[], targets: Output[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const pending: Dispatched = { targets, reject };
       this.dispatched.add(pending);
-      this.writeAll(batch, targets).then(
+      this.writeAll(batches, targets).then(
         () => {
           this.dispatched.delete(pending);
           resolve();
@@ -121,19 +136,29 @@ export class FanOutOutput implements Output {
     });
   }
 
-  private async writeAll(batch: Batch, targets: Output[]): Promise<void> {
-    const copy = this.options.copyPerMember === false ? (b: Batch) => b : copyOf;
+  private async writeAll(batches: readonly Batch[], targets: Output[]): Promise<void> {
+    const copy = this.options.copyPerMember !== false;
     if (this.options.sequential) {
-      for (const target of targets) await target.write(copy(batch));
+      for (const target of targets) await writeTo(target, batches, copy);
       return;
     }
-    if (targets.length === 1) return targets[0]!.write(copy(batch));
+    if (targets.length === 1) return writeTo(targets[0]!, batches, copy);
     // Promise.all rejects with the first failure; later outcomes are ignored.
     const writes = new Array<Promise<void>>(targets.length);
-    for (let i = 0; i < targets.length; i++) writes[i] = targets[i]!.write(copy(batch));
+    for (let i = 0; i < targets.length; i++) writes[i] = writeTo(targets[i]!, batches, copy);
     await Promise.all(writes);
   }
 }
+
+/** One member's write of a group: its own group write when it has one, else batch by batch. */
+function writeTo(target: Output, batches: readonly Batch[], copy: boolean): Promise<void> {
+  if (batches.length === 1) return target.write(copy ? copyOf(batches[0]!) : batches[0]!);
+  const given = copy ? batches.map(copyOf) : batches;
+  if (target.writeGroup) return target.writeGroup(given);
+  return Promise.all(given.map((b) => target.write(b))).then(noop);
+}
+
+const noop = () => undefined;
 
 /** Each member gets its own copy, so what one member's processors change does not leak. */
 export function copyOf(batch: Batch): Batch {

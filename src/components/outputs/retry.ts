@@ -32,14 +32,32 @@ export class RetryOutput implements Output {
     signal?.addEventListener('abort', () => this.stopped.abort(), { once: true });
   }
 
-  async write(batch: Batch): Promise<void> {
+  write(batch: Batch): Promise<void> {
+    return this.attempt(() => this.inner.write(copyOf(batch)));
+  }
+
+  /**
+   * A group in one call to the child (its group write, or batch by batch). A failure retries the
+   * whole group: the child may then receive a batch of it twice (at-least-once, as a failed batch
+   * of several messages is retried whole too).
+   */
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    return this.attempt(() => {
+      const copies = batches.map(copyOf);
+      if (this.inner.writeGroup) return this.inner.writeGroup(copies);
+      return Promise.all(copies.map((b) => this.inner.write(b))).then(() => undefined);
+    });
+  }
+
+  /** Runs `send` (a fresh copy every time) once the gate is open, and retries it when it fails. */
+  private async attempt(send: () => Promise<void>): Promise<void> {
     while (this.retrying > 0 && !this.stopped.signal.aborted) {
       await new Promise<void>((resolve) => this.gate.push(resolve));
     }
     try {
-      return await this.inner.write(copyOf(batch));
+      return await send();
     } catch (err) {
-      return this.retry(batch, err);
+      return this.retry(send, err);
     }
   }
 
@@ -57,7 +75,7 @@ export class RetryOutput implements Output {
     await this.inner.close();
   }
 
-  private async retry(batch: Batch, firstError: unknown): Promise<void> {
+  private async retry(send: () => Promise<void>, firstError: unknown): Promise<void> {
     this.retrying++;
     try {
       const backoff = new Backoff(this.backoff);
@@ -73,7 +91,7 @@ export class RetryOutput implements Output {
           throw new Error(`output closed while retrying: ${errorMessage(lastError)}`);
         }
         try {
-          return await this.inner.write(copyOf(batch));
+          return await send();
         } catch (err) {
           lastError = err;
         }

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FanOutOutput } from '../../../src/components/brokers/fan_out.js';
+import { RetryOutput } from '../../../src/components/outputs/retry.js';
+import type { Batch } from '../../../src/message/message.js';
 import { Message } from '../../../src/message/message.js';
 import { MemberOutput, until } from './support.js';
 
@@ -138,5 +140,90 @@ describe('fan-out broker', () => {
     }
     await fanOut.write(msg('x'));
     assert.deepEqual(order, ['a', 'b', 'c']);
+  });
+
+  describe('groups (the batches one input read together)', () => {
+    /** A member that takes a group in one call and records each call's batches. */
+    class GroupMember extends MemberOutput {
+      readonly groups: string[][] = [];
+      failGroups = 0;
+      async writeGroup(batches: readonly Batch[]): Promise<void> {
+        this.attempts++;
+        if (this.failGroups > 0) {
+          this.failGroups--;
+          throw new Error('group failed');
+        }
+        this.groups.push(batches.map((b) => b.map((m) => m.text()).join('+')));
+        for (const b of batches) for (const m of b) this.received.push(m.text());
+      }
+    }
+    const group = (...texts: string[]) => texts.map((t) => [new Message(t)]);
+
+    it('reach each member in order: in one call when it takes groups, batch by batch otherwise', async () => {
+      const fanOut = new FanOutOutput();
+      const grouped = new GroupMember('grouped');
+      const plain = new MemberOutput('plain');
+      fanOut.set('g', grouped);
+      fanOut.set('p', plain);
+      await fanOut.writeGroup(group('a', 'b', 'c'));
+      await fanOut.writeGroup(group('d', 'e'));
+      assert.deepEqual(grouped.groups, [
+        ['a', 'b', 'c'],
+        ['d', 'e'],
+      ]);
+      assert.deepEqual(plain.received, ['a', 'b', 'c', 'd', 'e']);
+      assert.equal(plain.attempts, 5);
+    });
+
+    it('give every member its own copies', async () => {
+      const fanOut = new FanOutOutput();
+      const seen: Batch[][] = [];
+      for (const id of ['x', 'y']) {
+        const m = new GroupMember(id);
+        const writeGroup = m.writeGroup.bind(m);
+        m.writeGroup = (batches) => {
+          seen.push([...batches]);
+          return writeGroup(batches);
+        };
+        fanOut.set(id, m);
+      }
+      const batches = group('a', 'b');
+      await fanOut.writeGroup(batches);
+      assert.equal(seen.length, 2);
+      assert.notEqual(seen[0]![0]![0], seen[1]![0]![0]);
+      assert.notEqual(seen[0]![0]![0], batches[0]![0]);
+    });
+
+    it('fail as a whole with the first member error', async () => {
+      const fanOut = new FanOutOutput();
+      fanOut.set('good', new GroupMember('good'));
+      fanOut.set('bad', new MemberOutput('bad', 'error', 'member down'));
+      await assert.rejects(fanOut.writeGroup(group('a', 'b')), { message: 'member down' });
+    });
+
+    it('are retried whole by a member retry, and the other members get no duplicates', async () => {
+      const fanOut = new FanOutOutput({ copyPerMember: false });
+      const backoff = { initialMs: 1, maxMs: 1, maxElapsedMs: 0 };
+      const steady = new GroupMember('steady');
+      const flaky = new GroupMember('flaky');
+      flaky.failGroups = 2;
+      fanOut.set('steady', new RetryOutput(steady, backoff, 0));
+      fanOut.set('flaky', new RetryOutput(flaky, backoff, 0));
+      await fanOut.writeGroup(group('a', 'b', 'c'));
+      assert.equal(flaky.attempts, 3);
+      assert.deepEqual(flaky.groups, [['a', 'b', 'c']]);
+      assert.deepEqual(steady.groups, [['a', 'b', 'c']]);
+      assert.equal(steady.attempts, 1);
+    });
+
+    it('fail when a removed member still holds them (failPendingWrites)', async () => {
+      const fanOut = new FanOutOutput();
+      const stuck = new MemberOutput('stuck', 'hang');
+      fanOut.set('s', stuck);
+      const written = fanOut.writeGroup(group('a', 'b'));
+      fanOut.remove('s');
+      fanOut.failPendingWrites(stuck, new Error('member removed'));
+      await assert.rejects(written, { message: 'member removed' });
+    });
   });
 });

@@ -1,0 +1,13 @@
+// The abort controller a stream (or the process) stops its components with.
+import { setMaxListeners } from 'node:events';
+
+/**
+ * Every component of a stream listens to its stop signal, and composites add one per member (a
+ * broker of 10 outputs adds 20): Node's "possible EventTarget memory leak" warning at 11 listeners
+ * would be noise, so the limit is lifted for this signal only.
+ */
+export function stopController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
