@@ -76,6 +76,11 @@ export class DynamicOutput implements Output {
     return this.fanOut.write(batch);
   }
 
+  /** A group goes to each member in one call, as in the `broker` fan-out. */
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    return this.fanOut.writeGroup(batches);
+  }
+
   statuses(): ConnectionStatus[] {
     return this.fanOut.statuses();
   }

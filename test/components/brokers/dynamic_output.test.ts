@@ -41,6 +41,23 @@ describe('dynamic output', () => {
     await output.close();
   });
 
+  it('takes a group in one call: every member gets all of it, and a failing member retries it whole', async () => {
+    const good = new MemberOutput('good');
+    const flaky = new MemberOutput('flaky', 'error');
+    const { output } = dynamicWith(good, flaky);
+    await output.setFromBody('good', body('good'));
+    await output.setFromBody('flaky', body('flaky'));
+    let done = false;
+    const write = output.writeGroup([msg('a'), msg('b'), msg('c')]).then(() => (done = true));
+    await until(() => flaky.attempts >= 3, 'a first failed attempt of the group');
+    assert.equal(done, false);
+    flaky.mode = 'ok';
+    await write;
+    assert.deepEqual(good.received, ['a', 'b', 'c']);
+    assert.deepEqual(flaky.received, ['a', 'b', 'c']);
+    await output.close();
+  });
+
   it('a member that never acks holds the upstream ack; removing it fails the held write for redelivery', async () => {
     const good = new MemberOutput('good');
     const stuck = new MemberOutput('stuck', 'hang');
