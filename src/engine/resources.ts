@@ -169,6 +169,15 @@ class ResourceOutput implements Output {
     return this.resources.use('output', this.name, (o) => (o as Output).write(batch));
   }
 
+  /** A group in one call to the resource: its own group write, or batch by batch. */
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    return this.resources.use('output', this.name, (o) => {
+      const output = o as Output;
+      if (output.writeGroup) return output.writeGroup(batches);
+      return Promise.all(batches.map((b) => output.write(b))).then(() => undefined);
+    });
+  }
+
   statuses(): ConnectionStatus[] {
     return this.resources.current<Output>('output', this.name)?.statuses() ?? [];
   }
