@@ -13,6 +13,7 @@ import { sendText } from '../http/respond.js';
 import { HttpServer } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
 import { buildResources, type LoadedService, shutdownOnSignals } from './service.js';
+import { guardAgainstStall } from './stall_guard.js';
 
 export async function runNormalMode(loaded: LoadedService): Promise<number> {
   const { config } = loaded;
@@ -48,7 +49,12 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
     );
 
   const stopOnSignal = shutdownOnSignals(logger, loaded, (timeoutMs) => stream.stop(timeoutMs));
+  const stopStallGuard = guardAgainstStall(
+    logger,
+    () => `${stream.transactionsInFlight} transactions are in flight`,
+  );
   await stream.run();
+  stopStallGuard();
   stopOnSignal.dispose();
   await finish(logger, resources, http);
   return stopOnSignal.stdoutClosed ? STDOUT_CLOSED_EXIT_STATUS : 0;

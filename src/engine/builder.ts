@@ -21,6 +21,7 @@ import type {
 } from './component.js';
 import type { BuildContext, ComponentConfig, EndpointHandler, MetricsScope, Resources } from './context.js';
 import { ConfigError } from './errors.js';
+import type { ExhaustedListener } from './exhaustion.js';
 import type { InprocBus } from './inproc.js';
 import { ReaderInput } from './input_wrapper.js';
 import { ObservedProcessor, runProcessors } from './observed_processor.js';
@@ -280,6 +281,10 @@ class ProcessedInput implements Input {
       const shared = sharedAck(txn, batches.length);
       for (const batch of batches) this.queued.push({ batch, ack: shared });
     }
+  }
+
+  onExhausted(listener: ExhaustedListener): void {
+    this.inner.onExhausted?.(listener);
   }
 
   statuses(): ConnectionStatus[] {

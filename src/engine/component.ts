@@ -1,6 +1,8 @@
 // The runtime shapes of components. Connectors implement the small `*Reader`/`*Writer`
 // interfaces; the engine wraps them into `Input`/`Output` with reconnection, metrics and acks.
+
 import type { Batch } from '../message/message.js';
+import type { ExhaustedListener } from './exhaustion.js';
 
 /** Settles a read batch: null = delivered (commit upstream), an Error = failed (nack/redeliver). */
 export type AckFn = (err: Error | null) => Promise<void>;
@@ -85,9 +87,10 @@ export interface Input {
   /**
    * Calls `listener` once the source is exhausted while acks may still be outstanding (an input
    * that replays nacks keeps reading until they settle): the stream then flushes the output's
-   * partial batches, which would otherwise wait for messages that never come.
+   * partial batches, which would otherwise wait for messages that never come. A `sequence` also
+   * signals the end of each of its inputs but the last (see ExhaustedListener).
    */
-  onExhausted?(listener: () => void): void;
+  onExhausted?(listener: ExhaustedListener): void;
 }
 
 /** An output as the engine drives it (a wrapped OutputWriter, or a broker/retry/switch...). */

@@ -11,6 +11,7 @@ import type {
   Transaction,
 } from './component.js';
 import type { Resources } from './context.js';
+import type { ExhaustedListener } from './exhaustion.js';
 
 export type ResourceKind = 'cache' | 'rate_limit' | 'processor' | 'input' | 'output';
 
@@ -147,6 +148,11 @@ class ResourceInput implements Input {
       if (this.resources.current<Input>('input', this.name) === input) return null;
     }
     return null;
+  }
+
+  /** Hears the resource present now (a stream subscribes as it starts). */
+  onExhausted(listener: ExhaustedListener): void {
+    this.resources.current<Input>('input', this.name)?.onExhausted?.(listener);
   }
 
   statuses(): ConnectionStatus[] {

@@ -36,6 +36,11 @@ export class Stream {
   readonly startedNs = process.hrtime.bigint();
   private endedNs: bigint | null = null;
   private readonly pending = new Set<PendingTxn>();
+
+  /** Transactions dispatched to the output and not yet settled. */
+  get transactionsInFlight(): number {
+    return this.pending.size;
+  }
   private readonly slots = new OrderedSlots(MAX_PENDING_TRANSACTIONS);
   private readonly settledWaiters: Array<() => void> = [];
   private stopping = false;
@@ -46,6 +51,8 @@ export class Stream {
   private flushing: Promise<void> | null = null;
   /** The input said it has nothing more to read (replays of nacked batches may still come). */
   private inputExhausted = false;
+  /** One input of a sequence is exhausted and the next waits for its acks: flush every write. */
+  private partExhausted = false;
 
   private constructor(
     private readonly input: Input,
@@ -149,22 +156,33 @@ export class Stream {
    */
   private async flushUntilSettled(): Promise<void> {
     if (this.flushing || !this.output.flush) return this.flushing ?? undefined;
+    // With nothing pending the loop below would finish before `flushing` is even assigned, and
+    // the stale promise would turn every later flush into a no-op.
+    if (this.pending.size === 0) return;
     const flush = this.output.flush.bind(this.output);
     this.flushing = (async () => {
-      while (this.pending.size > 0) {
-        await flush().catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`));
-        if (this.pending.size === 0) break;
-        await withTimeout(this.allSettled(), 50);
+      try {
+        do {
+          await flush().catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`));
+          if (this.pending.size === 0) break;
+          await withTimeout(this.allSettled(), 50);
+        } while (this.pending.size > 0);
+      } finally {
+        this.flushing = null;
       }
-      this.flushing = null;
     })();
     return this.flushing;
   }
 
   private async consume(): Promise<void> {
     // An input that waits for its acks before it ends (to replay nacks) needs the flush first.
-    this.input.onExhausted?.(() => {
-      this.inputExhausted = true;
+    this.input.onExhausted?.((event) => {
+      if (event === 'resumed') {
+        this.partExhausted = false;
+        return;
+      }
+      if (event === 'part') this.partExhausted = true;
+      else this.inputExhausted = true;
       void this.flushUntilSettled();
     });
     const source: Pick<Input, 'read' | 'readMany'> = this.buffer ?? this.input;
@@ -301,7 +319,7 @@ export class Stream {
   private track(pending: PendingTxn, written: Promise<unknown>): void {
     // A replay handed out after the input ended may land in a partial output batch after the
     // flush that followed the end was over: nothing else would write it.
-    if (this.inputExhausted) void this.flushUntilSettled();
+    if (this.inputExhausted || this.partExhausted) void this.flushUntilSettled();
     written.then(
       () => this.settle(pending, null),
       (err: unknown) => {

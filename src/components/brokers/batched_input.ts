@@ -3,10 +3,12 @@
 import type { BatchPolicy } from '../../engine/batching.js';
 import { sharedAck } from '../../engine/builder.js';
 import type { AckFn, ConnectionStatus, Input, Transaction } from '../../engine/component.js';
+import { type ExhaustedListener, Exhaustion } from '../../engine/exhaustion.js';
 import { runProcessors } from '../../engine/observed_processor.js';
 import type { Message } from '../../message/message.js';
 
 const TIMED_OUT = Symbol('timed out');
+const WOKEN = Symbol('the inner input is exhausted');
 
 export class BatchedInput implements Input {
   /** Reads are serialised: one batch is assembled at a time. */
@@ -15,11 +17,29 @@ export class BatchedInput implements Input {
   private pendingRead: Promise<Transaction | null> | null = null;
   private ended = false;
   private readonly ready: Transaction[] = [];
+  /**
+   * The inner input is exhausted (for good, or one part of it): what was collected goes out at
+   * once, since its acks are what the inner input waits for before it ends.
+   */
+  private innerExhausted = false;
+  private wake: (() => void) | null = null;
+  private readonly exhaustion = new Exhaustion();
 
   constructor(
     private readonly inner: Input,
     private readonly policy: BatchPolicy,
-  ) {}
+  ) {
+    inner.onExhausted?.((event) => {
+      this.innerExhausted = event !== 'resumed';
+      if (this.innerExhausted) this.wakeCollector();
+      if (event === undefined) this.exhaustion.fire();
+      else this.exhaustion.signal(event);
+    });
+  }
+
+  onExhausted(listener: ExhaustedListener): void {
+    this.exhaustion.add(listener);
+  }
 
   read(): Promise<Transaction | null> {
     const next = this.chain.then(() => this.nextBatch());
@@ -63,11 +83,12 @@ export class BatchedInput implements Input {
     let bytes = 0;
     let deadline = 0;
     while (!this.ended) {
+      if (parts.length > 0 && this.innerExhausted) break;
       this.pendingRead ??= this.inner.read();
-      let txn: Transaction | null | typeof TIMED_OUT;
-      if (parts.length > 0 && this.policy.periodMs > 0) {
-        txn = await raceTimeout(this.pendingRead, deadline - Date.now());
-        if (txn === TIMED_OUT) break;
+      let txn: Transaction | null | typeof TIMED_OUT | typeof WOKEN;
+      if (parts.length > 0) {
+        txn = await this.raceWake(this.pendingRead, this.policy.periodMs > 0 ? deadline - Date.now() : null);
+        if (txn === TIMED_OUT || txn === WOKEN) break;
       } else {
         txn = await this.pendingRead;
       }
@@ -83,6 +104,25 @@ export class BatchedInput implements Input {
       if (this.flushes(txn.batch, count, bytes, parts)) break;
     }
     return parts;
+  }
+
+  /** The read, unless the period (null: none) runs out or the inner input reports exhaustion. */
+  private raceWake(
+    read: Promise<Transaction | null>,
+    periodLeftMs: number | null,
+  ): Promise<Transaction | null | typeof TIMED_OUT | typeof WOKEN> {
+    const woken = new Promise<typeof WOKEN>((resolve) => {
+      this.wake = () => resolve(WOKEN);
+    });
+    const raced = Promise.race([read, woken]);
+    const result = periodLeftMs === null ? raced : raceTimeout(raced, periodLeftMs);
+    return result.finally(() => {
+      this.wake = null;
+    });
+  }
+
+  private wakeCollector(): void {
+    this.wake?.();
   }
 
   private flushes(last: Message[], count: number, bytes: number, parts: Transaction[]): boolean {

@@ -3,6 +3,7 @@
 // Members may be added and removed while reading; each is pumped by its own loop, and a small
 // bounded queue keeps a fast member from running far ahead of the pipeline.
 import type { ConnectionStatus, Input, Transaction } from '../../engine/component.js';
+import { type ExhaustedListener, Exhaustion } from '../../engine/exhaustion.js';
 
 export interface MergedInputOptions {
   /** End (reads resolve null) once every member has ended; false keeps waiting for new members. */
@@ -18,6 +19,8 @@ interface Member {
   input: Input;
   /** Set when the member was removed on purpose: its loop ends without reporting. */
   removed: boolean;
+  /** Its source is exhausted (it may still replay nacks until its acks settle). */
+  exhausted: boolean;
   done: Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export class MergedInput implements Input {
   private closed = false;
   /** Members added so far, so an input with none yet does not count as ended. */
   private everAdded = false;
+  private readonly exhaustion = new Exhaustion();
 
   constructor(private readonly options: MergedInputOptions) {}
 
@@ -36,7 +40,16 @@ export class MergedInput implements Input {
   add(id: string, input: Input): Input | undefined {
     if (this.closed) throw new Error('the broker is closed');
     const old = this.detach(id);
-    const member: Member = { input, removed: false, done: Promise.resolve() };
+    const member: Member = { input, removed: false, exhausted: false, done: Promise.resolve() };
+    input.onExhausted?.((event) => {
+      if (event === undefined) {
+        member.exhausted = true;
+        this.allExhausted();
+      } else if (event === 'resumed' || this.othersExhausted(member)) {
+        // A sequence member between two of its inputs: only matters when nothing else flows.
+        this.exhaustion.signal(event);
+      }
+    });
     member.done = this.pump(id, member);
     this.members.set(id, member);
     this.everAdded = true;
@@ -62,6 +75,11 @@ export class MergedInput implements Input {
     }
     if (this.closed || this.isEnded()) return Promise.resolve(null);
     return new Promise((resolve) => this.readers.push(resolve));
+  }
+
+  /** Once every member is exhausted and no new one can come (a `broker`, not a `dynamic` input). */
+  onExhausted(listener: ExhaustedListener): void {
+    this.exhaustion.add(listener);
   }
 
   statuses(): ConnectionStatus[] {
@@ -113,6 +131,7 @@ export class MergedInput implements Input {
     // Released in the background: closing waits for the member's handed-out batches to settle.
     member.input.close().catch(() => undefined);
     this.maybeEnd();
+    this.allExhausted();
   }
 
   /** Hands a transaction to a waiting reader, else queues it (also after a removal: it is acked normally). */
@@ -129,6 +148,18 @@ export class MergedInput implements Input {
   private maybeEnd(): void {
     if (!this.isEnded()) return;
     for (const resolve of this.readers.splice(0)) resolve(null);
+  }
+
+  /** Signals the final exhaustion when every member left is exhausted and no new one can come. */
+  private allExhausted(): void {
+    if (!this.options.endWhenEmpty || this.members.size === 0) return;
+    for (const m of this.members.values()) if (!m.exhausted) return;
+    this.exhaustion.fire();
+  }
+
+  private othersExhausted(member: Member): boolean {
+    for (const m of this.members.values()) if (m !== member && !m.exhausted) return false;
+    return true;
   }
 
   private wakeProducers(): void {

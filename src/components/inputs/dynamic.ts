@@ -4,6 +4,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { ConnectionStatus, Input, Transaction } from '../../engine/component.js';
 import type { BuildContext, ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
+import type { ExhaustedListener } from '../../engine/exhaustion.js';
 import { DynamicCrud } from '../brokers/dynamic_crud.js';
 import { readMemberBody, staticMember } from '../brokers/dynamic_member.js';
 import { MergedInput } from '../brokers/merged_input.js';
@@ -67,6 +68,10 @@ export class DynamicInput implements Input {
 
   read(): Promise<Transaction | null> {
     return this.merged.read();
+  }
+
+  onExhausted(listener: ExhaustedListener): void {
+    this.merged.onExhausted(listener);
   }
 
   /** None, as the reference: a dynamic input never makes its stream "not ready" (spec §6.7). */

@@ -4,6 +4,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { ConnectionStatus, Input, Transaction } from '../../engine/component.js';
 import type { BuildContext, ComponentConfig } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
+import { type ExhaustedListener, Exhaustion } from '../../engine/exhaustion.js';
 
 export interface SequenceInputConfig {
   sharded_join: { type: string; id_path: string; iterations: number; merge_strategy: string };
@@ -17,6 +18,7 @@ export class SequenceInput implements Input {
   private closed = false;
   /** Earlier inputs still settling their last batches; closed in the background. */
   private readonly retiring = new Set<Promise<void>>();
+  private readonly exhaustion = new Exhaustion();
 
   constructor(
     private readonly inputs: readonly ComponentConfig[],
@@ -41,28 +43,48 @@ export class SequenceInput implements Input {
     await Promise.allSettled([...this.retiring]);
   }
 
+  /** Final when the last input is exhausted; a part when an earlier one is. */
+  onExhausted(listener: ExhaustedListener): void {
+    this.exhaustion.add(listener);
+  }
+
   private async next(): Promise<Transaction | null> {
     while (!this.closed) {
-      if (!this.current) {
-        const config = this.inputs[this.index];
-        if (!config) return null;
-        this.current = await this.ctx.buildInput(config);
-        if (this.closed) {
-          await this.current.close();
-          return null;
-        }
-      }
-      const txn = await this.current.read();
+      const current = this.current ?? (await this.start());
+      if (!current) return null;
+      const txn = await current.read();
       if (txn) return txn;
-      const finished = this.current;
+      // close() took the input meanwhile and closes it itself.
+      if (this.closed) return null;
       this.current = null;
       this.index++;
       this.ctx.logger.info(`sequence input ${this.index} of ${this.inputs.length} has ended`);
-      const closing = finished.close().catch(() => undefined);
+      const closing = current.close().catch(() => undefined);
       this.retiring.add(closing);
       closing.then(() => this.retiring.delete(closing));
     }
     return null;
+  }
+
+  /** Builds the input whose turn it is; null when there is none left or the sequence closed. */
+  private async start(): Promise<Input | null> {
+    const config = this.inputs[this.index];
+    if (!config) return null;
+    const input = await this.ctx.buildInput(config);
+    if (this.closed) {
+      await input.close();
+      return null;
+    }
+    const last = this.index === this.inputs.length - 1;
+    // An earlier input waiting for its acks needs the output flushed before the next one starts.
+    input.onExhausted?.((event) => {
+      if (event !== undefined) this.exhaustion.signal(event);
+      else if (last) this.exhaustion.fire();
+      else this.exhaustion.signal('part');
+    });
+    if (this.index > 0) this.exhaustion.signal('resumed');
+    this.current = input;
+    return input;
   }
 }
 
