@@ -2,7 +2,6 @@
 // BuildContext, and wraps the result with metrics and the component-level processors.
 import type { Logger } from 'pino';
 import { BloblangParseError, parseInterpolation, parseMapping } from '../bloblang/index.js';
-import { inheritResponseStore } from '../components/sync_response_store.js';
 import { parseDurationMs } from '../config/duration.js';
 import { type SchemaProvider, schemaProvider } from '../config/schema.js';
 import type { ComponentKind } from '../config/spec.js';
@@ -17,15 +16,16 @@ import type {
   OutputWriter,
   Processor,
   RateLimit,
-  Transaction,
 } from './component.js';
 import type { BuildContext, ComponentConfig, EndpointHandler, MetricsScope, Resources } from './context.js';
 import { ConfigError } from './errors.js';
-import type { ExhaustedListener } from './exhaustion.js';
+import { writeGroupTo } from './group_write.js';
 import type { InprocBus } from './inproc.js';
 import { ReaderInput } from './input_wrapper.js';
-import { ObservedProcessor, runProcessors } from './observed_processor.js';
+import { ObservedProcessor } from './observed_processor.js';
 import { WriterOutput } from './output_wrapper.js';
+import { ProcessedInput } from './processed_input.js';
+import { ProcessedOutput } from './processed_output.js';
 import type { Registry } from './registry.js';
 
 export interface MetricsProvider {
@@ -235,10 +235,7 @@ class LazyPolicyOutput implements Output {
 
   /** The built output's group write (its batcher takes groups), batch by batch if it has none. */
   writeGroup(batches: readonly Batch[]): Promise<void> {
-    const send = (o: Output) =>
-      o.writeGroup
-        ? o.writeGroup(batches)
-        : Promise.all(batches.map((b) => o.write(b))).then(() => undefined);
+    const send = (o: Output) => writeGroupTo(o, batches);
     return this.output ? send(this.output) : this.ready.then(send);
   }
 
@@ -253,98 +250,4 @@ class LazyPolicyOutput implements Output {
   async close(): Promise<void> {
     await (await this.ready).close();
   }
-}
-
-/** An input with its own `processors`, run before the stream's pipeline. */
-class ProcessedInput implements Input {
-  private readonly queued: Transaction[] = [];
-
-  constructor(
-    private readonly inner: Input,
-    private readonly processors: Processor[],
-  ) {}
-
-  async read(): Promise<Transaction | null> {
-    for (;;) {
-      const next = this.queued.shift();
-      if (next) return next;
-      const txn = await this.inner.read();
-      if (!txn) return null;
-      const batches = await runProcessors(this.processors, txn.batch);
-      for (const b of batches) inheritResponseStore(txn.batch, b);
-      if (batches.length === 0) {
-        await txn.ack(null);
-        continue;
-      }
-      if (batches.length === 1) return { batch: batches[0]!, ack: txn.ack };
-      // One source transaction fanned out: acknowledge it once every part settled.
-      const shared = sharedAck(txn, batches.length);
-      for (const batch of batches) this.queued.push({ batch, ack: shared });
-    }
-  }
-
-  onExhausted(listener: ExhaustedListener): void {
-    this.inner.onExhausted?.(listener);
-  }
-
-  statuses(): ConnectionStatus[] {
-    return this.inner.statuses();
-  }
-
-  async close(): Promise<void> {
-    await this.inner.close();
-    for (const p of this.processors) await p.close();
-  }
-}
-
-/** An output with its own `processors`, run just before writing. */
-class ProcessedOutput implements Output {
-  /** Writes still in the processors, so flush() sees every batch they pass to the inner output. */
-  private readonly processing = new Set<Promise<unknown>>();
-
-  constructor(
-    private readonly inner: Output,
-    private readonly processors: Processor[],
-  ) {}
-
-  async write(batch: Batch): Promise<void> {
-    const processed = Promise.resolve(runProcessors(this.processors, batch));
-    this.processing.add(processed);
-    const untrack = () => this.processing.delete(processed);
-    processed.then(untrack, untrack);
-    const batches = await processed;
-    if (batches.length === 1) return this.inner.write(batches[0]!);
-    await Promise.all(batches.map((b) => this.inner.write(b)));
-  }
-
-  async flush(): Promise<void> {
-    await Promise.allSettled([...this.processing]);
-    await this.inner.flush?.();
-  }
-
-  statuses(): ConnectionStatus[] {
-    return this.inner.statuses();
-  }
-
-  async close(): Promise<void> {
-    await this.inner.close();
-    for (const p of this.processors) await p.close();
-  }
-}
-
-/** An ack shared by `parts` derived transactions: the first error, or success once all succeed. */
-export function sharedAck(txn: Transaction, parts: number): Transaction['ack'] {
-  let remaining = parts;
-  let done = false;
-  return async (err) => {
-    if (done) return;
-    if (err) {
-      done = true;
-      return txn.ack(err);
-    }
-    if (--remaining === 0) {
-      done = true;
-      return txn.ack(null);
-    }
-  };
 }

@@ -34,3 +34,8 @@ export function errorMessage(err: unknown): string {
  * create/delete profile.
  */
 export const STOPPED = new Error('stopped');
+
+/** `err` as an Error (a thrown string or value gets wrapped). */
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -12,6 +12,7 @@ import type {
 } from './component.js';
 import type { Resources } from './context.js';
 import type { ExhaustedListener } from './exhaustion.js';
+import { writeGroupTo } from './group_write.js';
 
 export type ResourceKind = 'cache' | 'rate_limit' | 'processor' | 'input' | 'output';
 
@@ -177,11 +178,7 @@ class ResourceOutput implements Output {
 
   /** A group in one call to the resource: its own group write, or batch by batch. */
   writeGroup(batches: readonly Batch[]): Promise<void> {
-    return this.resources.use('output', this.name, (o) => {
-      const output = o as Output;
-      if (output.writeGroup) return output.writeGroup(batches);
-      return Promise.all(batches.map((b) => output.write(b))).then(() => undefined);
-    });
+    return this.resources.use('output', this.name, (o) => writeGroupTo(o as Output, batches));
   }
 
   statuses(): ConnectionStatus[] {

@@ -15,7 +15,7 @@ import type {
   TransactionGroup,
 } from './component.js';
 import type { ComponentConfig } from './context.js';
-import { errorMessage, STOPPED } from './errors.js';
+import { asError, errorMessage, STOPPED } from './errors.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
 
@@ -417,5 +417,3 @@ function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
     );
   });
 }
-
-const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));

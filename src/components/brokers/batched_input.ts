@@ -1,10 +1,10 @@
 // An input-side `batching` policy (the `broker` input's): transactions are read and grouped until
 // the policy flushes, and the grouped batch's ack settles every transaction that went into it.
 import type { BatchPolicy } from '../../engine/batching.js';
-import { sharedAck } from '../../engine/builder.js';
 import type { AckFn, ConnectionStatus, Input, Transaction } from '../../engine/component.js';
 import { type ExhaustedListener, Exhaustion } from '../../engine/exhaustion.js';
 import { runProcessors } from '../../engine/observed_processor.js';
+import { sharedAck } from '../../engine/shared_ack.js';
 import type { Message } from '../../message/message.js';
 
 const TIMED_OUT = Symbol('timed out');

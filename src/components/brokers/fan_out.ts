@@ -2,6 +2,7 @@
 // patterns, `dynamic` output). Each write goes, as copies, to the members present when it was
 // dispatched; it succeeds once every one of them has written it and fails with the first error.
 import type { ConnectionStatus, Output } from '../../engine/component.js';
+import { writeGroupTo } from '../../engine/group_write.js';
 import type { Batch } from '../../message/message.js';
 import { flushMembers } from './flush_members.js';
 
@@ -153,12 +154,8 @@ export class FanOutOutput implements Output {
 /** One member's write of a group: its own group write when it has one, else batch by batch. */
 function writeTo(target: Output, batches: readonly Batch[], copy: boolean): Promise<void> {
   if (batches.length === 1) return target.write(copy ? copyOf(batches[0]!) : batches[0]!);
-  const given = copy ? batches.map(copyOf) : batches;
-  if (target.writeGroup) return target.writeGroup(given);
-  return Promise.all(given.map((b) => target.write(b))).then(noop);
+  return writeGroupTo(target, copy ? batches.map(copyOf) : batches);
 }
-
-const noop = () => undefined;
 
 /** Each member gets its own copy, so what one member's processors change does not leak. */
 export function copyOf(batch: Batch): Batch {

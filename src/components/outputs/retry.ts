@@ -6,6 +6,7 @@ import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
+import { writeGroupTo } from '../../engine/group_write.js';
 import type { Batch } from '../../message/message.js';
 import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
 
@@ -42,11 +43,7 @@ export class RetryOutput implements Output {
    * of several messages is retried whole too).
    */
   writeGroup(batches: readonly Batch[]): Promise<void> {
-    return this.attempt(() => {
-      const copies = batches.map(copyOf);
-      if (this.inner.writeGroup) return this.inner.writeGroup(copies);
-      return Promise.all(copies.map((b) => this.inner.write(b))).then(() => undefined);
-    });
+    return this.attempt(() => writeGroupTo(this.inner, batches.map(copyOf)));
   }
 
   /** Runs `send` (a fresh copy every time) once the gate is open, and retries it when it fails. */

@@ -35,11 +35,17 @@ export interface SwitchOutputCase {
 const RETRY_FOREVER: BackoffConfig = { initialMs: 100, maxMs: 1000, maxElapsedMs: 0 };
 
 export class SwitchOutput implements Output {
+  writeGroup?: (batches: readonly Batch[]) => Promise<void>;
+
   constructor(
     private readonly cases: SwitchOutputCase[],
     private readonly strictMode: boolean,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Without group writes underneath, a group would start one write per batch and case at once.
+    if (cases.every((c) => c.output.writeGroup))
+      this.writeGroup = (batches) => this.writeRoutedGroup(batches);
+  }
 
   async write(batch: Batch): Promise<void> {
     const targets = this.route(batch);
@@ -48,12 +54,28 @@ export class SwitchOutput implements Output {
       const routed = targets[c];
       if (routed && routed.length > 0) writes.push(this.cases[c]!.output.write(routed));
     }
-    // Nothing matched: the batch is dropped on purpose and acknowledged.
-    if (writes.length === 0) return;
-    if (writes.length === 1) return writes[0];
-    // Wait for every write (none is abandoned mid-flight), then report the first failure.
-    const results = await Promise.allSettled(writes);
-    for (const r of results) if (r.status === 'rejected') throw r.reason;
+    return settleAll(writes);
+  }
+
+  /** Every batch of the group is routed first (strict mode fails the group before any write). */
+  private async writeRoutedGroup(batches: readonly Batch[]): Promise<void> {
+    const perCase: Batch[][] = new Array(this.cases.length);
+    for (const batch of batches) {
+      const targets = this.route(batch);
+      for (let c = 0; c < targets.length; c++) {
+        const routed = targets[c];
+        if (!routed || routed.length === 0) continue;
+        const group = perCase[c];
+        if (group) group.push(routed);
+        else perCase[c] = [routed];
+      }
+    }
+    const writes: Promise<void>[] = [];
+    for (let c = 0; c < perCase.length; c++) {
+      const group = perCase[c];
+      if (group) writes.push(this.cases[c]!.output.writeGroup!(group));
+    }
+    return settleAll(writes);
   }
 
   /** The messages each case receives (its own copies); throws in strict mode when one matches none. */
@@ -101,6 +123,15 @@ export class SwitchOutput implements Output {
   async close(): Promise<void> {
     await Promise.allSettled(this.cases.map((c) => c.output.close()));
   }
+}
+
+/** Nothing routed: dropped on purpose, acknowledged. Else every write settles (none is abandoned
+ * mid-flight) before the first failure is reported. */
+async function settleAll(writes: Promise<void>[]): Promise<void> {
+  if (writes.length === 0) return;
+  if (writes.length === 1) return writes[0];
+  const results = await Promise.allSettled(writes);
+  for (const r of results) if (r.status === 'rejected') throw r.reason;
 }
 
 const REJECT_RETRY_LINT =
