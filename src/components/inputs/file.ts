@@ -17,7 +17,7 @@ export interface FileInputConfig extends ScannerFieldsConfig {
   auto_replay_nacks: boolean;
 }
 
-/** Paths as given, globs expanded (sorted, so the order of reading is stable); a missing plain path stays and fails on open. */
+/** Paths as given, globs expanded (sorted, so the order of reading is stable); a missing plain path is skipped on open. */
 export async function expandPaths(patterns: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const pattern of patterns) {
@@ -30,6 +30,11 @@ export async function expandPaths(patterns: readonly string[]): Promise<string[]
     out.push(...found.sort());
   }
   return out;
+}
+
+function isMissingFile(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 function rfc3339(date: Date): string {
@@ -56,7 +61,15 @@ export class FileReader implements InputReader {
       if (!this.current) {
         const path = this.pending[0];
         if (path === undefined) return null;
-        this.current = await this.open(path);
+        try {
+          this.current = await this.open(path);
+        } catch (err) {
+          // Retrying cannot make a missing file appear (a glob would not have listed it, as in
+          // Benthos): report it once and go on with the next path. Other errors are retried.
+          if (!isMissingFile(err)) throw err;
+          this.pending.shift();
+          throw new Error(`skipping ${path}: no such file`);
+        }
         this.pending.shift();
       }
       const txn = await this.current.next();

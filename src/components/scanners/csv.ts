@@ -2,7 +2,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import type { ByteSource, Scanner, ScannerSpec } from './scanner.js';
+import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 
 export interface CsvConfig {
   custom_delimiter?: string;
@@ -130,9 +130,9 @@ export function scanCsv(config: CsvConfig): Scanner {
     let header: string[] | null = null;
     let width = -1; // Go's FieldsPerRecord: set by the first row, enforced after
     const rows: RowResult[] = [];
-    const toMessages = (): Message[] => {
-      const out: Message[] = [];
-      for (const row of rows) {
+    const toMessages = (out: Message[]): void => {
+      // Rows are taken off as they are turned into messages: after a failure the rest stays.
+      for (const row of rows.splice(0)) {
         let err: Error | null = row instanceof CsvParseError ? row : null;
         if (!err && width >= 0 && (row as string[]).length !== width) {
           err = new CsvParseError('wrong number of fields');
@@ -158,20 +158,16 @@ export function scanCsv(config: CsvConfig): Scanner {
           out.push(Message.fromStructured(cells));
         }
       }
-      rows.length = 0;
-      return out;
     };
     for await (const raw of source) {
       reader.push(typeof raw === 'string' ? raw : decoder.write(raw as Buffer), rows);
       if (rows.length > 0) {
-        const out = toMessages();
-        if (out.length > 0) yield out;
+        yield* scanned(toMessages);
       }
     }
     reader.push(decoder.end(), rows);
     reader.finish(rows);
-    const out = toMessages();
-    if (out.length > 0) yield out;
+    yield* scanned(toMessages);
   };
 }
 

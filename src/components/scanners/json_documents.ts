@@ -1,7 +1,7 @@
 // The `json_documents` scanner: a stream of concatenated JSON values, one message each.
 import { StringDecoder } from 'node:string_decoder';
 import { Message } from '../../message/message.js';
-import type { ByteSource, Scanner, ScannerSpec } from './scanner.js';
+import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -41,8 +41,7 @@ function valueEnd(text: string, from: number, final: boolean): number {
 export const scanJsonDocuments: Scanner = async function* jsonDocuments(source: ByteSource) {
   const decoder = new StringDecoder('utf8');
   let text = '';
-  const take = (final: boolean): Message[] => {
-    const out: Message[] = [];
+  const take = (out: Message[], final: boolean): void => {
     let pos = 0;
     while (true) {
       while (pos < text.length && isSpace(text.charCodeAt(pos))) pos++;
@@ -54,16 +53,13 @@ export const scanJsonDocuments: Scanner = async function* jsonDocuments(source: 
     }
     text = text.slice(pos);
     if (final && text.trim() !== '') throw new SyntaxError('unexpected end of JSON input');
-    return out;
   };
   for await (const raw of source) {
     text += typeof raw === 'string' ? raw : decoder.write(raw as Buffer);
-    const out = take(false);
-    if (out.length > 0) yield out;
+    yield* scanned((out) => take(out, false));
   }
   text += decoder.end();
-  const out = take(true);
-  if (out.length > 0) yield out;
+  yield* scanned((out) => take(out, true));
 };
 
 export const spec: ScannerSpec<Record<string, never>> = {

@@ -1,7 +1,7 @@
 // The `lines` scanner: one message per line (or per custom delimiter).
 import { field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { asBuffer, type ByteSource, type Scanner, type ScannerSpec } from './scanner.js';
+import { asBuffer, type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 
 export interface LinesConfig {
   custom_delimiter?: string;
@@ -48,13 +48,12 @@ export function splitLines(options: {
         buf = Buffer.concat([carry, buf]);
         carry = null;
       }
-      const out: Message[] = [];
-      const start = pushLines(out, buf, 0, buf.indexOf(delim, searchFrom), delim, rules);
-      if (start < buf.length) {
-        if (buf.length - start > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
-        carry = buf.subarray(start);
-      }
-      if (out.length > 0) yield out;
+      let rest = buf.length; // where the unfinished line starts
+      yield* scanned((out) => {
+        rest = pushLines(out, buf, 0, buf.indexOf(delim, searchFrom), delim, rules);
+        if (buf.length - rest > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
+      });
+      if (rest < buf.length) carry = buf.subarray(rest);
     }
     if (carry !== null && carry.length > 0) yield* lastLine(carry, rules);
   };
@@ -116,27 +115,27 @@ function scanOnByte(delim: number, rules: LineRules): Scanner {
     let carried = 0;
     for await (const raw of source) {
       const buf = asBuffer(raw);
-      const out: Message[] = [];
-      let start = 0;
-      let end = buf.indexOf(delim, 0);
-      if (carried > 0 && end !== -1) {
-        // The carried line ends in this chunk: join its pieces with this chunk's part once.
-        pieces.push(buf.subarray(0, end));
-        const line = Buffer.concat(pieces, carried + end);
-        pieces = [];
-        carried = 0;
-        const msg = wholeLine(line, rules);
-        if (msg) out.push(msg);
-        start = end + 1;
-        end = buf.indexOf(delim, start);
-      }
-      start = pushLines(out, buf, start, end, delim, rules);
-      if (start < buf.length) {
-        carried += buf.length - start;
-        if (carried > rules.maxBufferSize) throw new TokenTooLongError(rules.maxBufferSize);
-        pieces.push(buf.subarray(start));
-      }
-      if (out.length > 0) yield out;
+      yield* scanned((out) => {
+        let start = 0;
+        let end = buf.indexOf(delim, 0);
+        if (carried > 0 && end !== -1) {
+          // The carried line ends in this chunk: join its pieces with this chunk's part once.
+          pieces.push(buf.subarray(0, end));
+          const line = Buffer.concat(pieces, carried + end);
+          pieces = [];
+          carried = 0;
+          const msg = wholeLine(line, rules);
+          if (msg) out.push(msg);
+          start = end + 1;
+          end = buf.indexOf(delim, start);
+        }
+        start = pushLines(out, buf, start, end, delim, rules);
+        if (start < buf.length) {
+          carried += buf.length - start;
+          if (carried > rules.maxBufferSize) throw new TokenTooLongError(rules.maxBufferSize);
+          pieces.push(buf.subarray(start));
+        }
+      });
     }
     if (carried > 0) yield* lastLine(Buffer.concat(pieces, carried), rules);
   };

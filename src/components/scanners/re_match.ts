@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
 import { TokenTooLongError } from './lines.js';
-import type { ByteSource, Scanner, ScannerSpec } from './scanner.js';
+import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 
 export interface ReMatchConfig {
   pattern: string;
@@ -27,8 +27,7 @@ export function splitOnMatches(pattern: string, maxBufferSize: number): Scanner 
   return async function* reMatch(source: ByteSource) {
     const decoder = new StringDecoder('utf8');
     let text = '';
-    const cut = (final: boolean): Message[] => {
-      const out: Message[] = [];
+    const cut = (out: Message[], final: boolean): void => {
       let start = 0;
       regex.lastIndex = 0;
       for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
@@ -43,16 +42,13 @@ export function splitOnMatches(pattern: string, maxBufferSize: number): Scanner 
         text = '';
       }
       if (text.length > maxBufferSize) throw new TokenTooLongError(maxBufferSize);
-      return out;
     };
     for await (const raw of source) {
       text += typeof raw === 'string' ? raw : decoder.write(raw as Buffer);
-      const out = cut(false);
-      if (out.length > 0) yield out;
+      yield* scanned((out) => cut(out, false));
     }
     text += decoder.end();
-    const out = cut(true);
-    if (out.length > 0) yield out;
+    yield* scanned((out) => cut(out, true));
   };
 }
 

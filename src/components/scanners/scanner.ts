@@ -20,6 +20,23 @@ export type Scanner = (source: ByteSource, details: ScanDetails) => AsyncIterabl
 
 export type ScannerSpec<Config> = ComponentSpec<Config, Scanner>;
 
+/**
+ * One step of a scanner: `fill` pushes the messages it finds. When it fails midway, the messages
+ * found before the failure still go out, then the error: Benthos's scanners hand out every
+ * record before the bad one. Used as `yield* scanned((out) => ...)`.
+ */
+export function* scanned(fill: (out: Message[]) => void): Generator<Message[], void, undefined> {
+  const messages: Message[] = [];
+  let failure: { error: unknown } | null = null;
+  try {
+    fill(messages);
+  } catch (error) {
+    failure = { error };
+  }
+  if (messages.length > 0) yield messages;
+  if (failure) throw failure.error;
+}
+
 export function asBuffer(chunk: Uint8Array | string): Buffer {
   if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);

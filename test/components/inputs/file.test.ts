@@ -47,6 +47,27 @@ describe('file input', () => {
     assert.ok(Math.abs((got[0]?.modUnix as number) - Date.now() / 1000) < 60);
   });
 
+  it('skips a plain path that does not exist (reported once) and reads the next one', async () => {
+    const missing = join(dir, 'missing.txt');
+    const input = await spec.build(
+      configOf(spec, { paths: [missing, join(dir, 'a.txt')] }),
+      createTestContext(),
+    );
+    // Before, the missing file was retried every 100 ms forever and a.txt was never read.
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<'hung'>((resolve) => {
+      timer = setTimeout(() => resolve('hung'), 10_000);
+    });
+    const got = await Promise.race([drain(input), hung]);
+    clearTimeout(timer);
+    await input.close();
+    assert.notEqual(got, 'hung');
+    assert.deepEqual(
+      (got as { text: string }[]).map((g) => g.text),
+      ['a1', 'a2'],
+    );
+  });
+
   it('honours the deprecated codec field', async () => {
     const input = await spec.build(
       configOf(spec, { paths: [join(dir, 'a.txt')], codec: 'all-bytes' }),

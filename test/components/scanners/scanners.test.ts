@@ -154,3 +154,75 @@ describe('other scanners', () => {
     assert.deepEqual(texts(await scan(cases, chunks('a\n1\n'), 'x.txt')), ['a\n1\n']);
   });
 });
+
+/** Every message a scanner yields before it fails, and the failure. */
+async function scanUntilError(
+  scanner: unknown,
+  source: ByteSource,
+): Promise<{ got: string[]; error: string }> {
+  const built = await buildScanner(scanner, createTestContext());
+  const got: string[] = [];
+  try {
+    for await (const batch of built(source, {})) got.push(...texts(batch));
+  } catch (err) {
+    return { got, error: (err as Error).message };
+  }
+  return { got, error: '' };
+}
+
+describe('a scanner that fails midway', () => {
+  const good = Array.from({ length: 50 }, (_, i) => `line${i}`);
+
+  it('lines: hands out the lines before an over-long one in the same chunk, then fails', async () => {
+    const text = `${good.join('\n')}\n${'x'.repeat(200)}\nafter\n`;
+    const result = await scanUntilError({ lines: { max_buffer_size: 100 } }, chunks(text));
+    assert.deepEqual(result.got, good);
+    assert.match(result.error, /exceeds max_buffer_size \(100 bytes\)/);
+  });
+
+  it('lines: also when the over-long line is the unfinished end of the chunk', async () => {
+    const text = `${good.join('\n')}\n${'x'.repeat(200)}`;
+    const result = await scanUntilError({ lines: { max_buffer_size: 100 } }, chunks(text, '\nafter\n'));
+    assert.deepEqual(result.got, good);
+    assert.match(result.error, /exceeds max_buffer_size/);
+  });
+
+  it('lines with a custom delimiter: the same', async () => {
+    const text = `${good.join('|')}|${'x'.repeat(200)}|after`;
+    const result = await scanUntilError(
+      { lines: { custom_delimiter: '|', max_buffer_size: 100 } },
+      chunks(text),
+    );
+    assert.deepEqual(result.got, good);
+    assert.match(result.error, /exceeds max_buffer_size/);
+  });
+
+  it('json_documents: hands out the documents before one that does not parse', async () => {
+    const docs = Array.from({ length: 20 }, (_, i) => JSON.stringify({ i }));
+    const result = await scanUntilError(
+      { json_documents: {} },
+      chunks(`${docs.join('\n')}\n{bad}\n{"i":99}`),
+    );
+    assert.deepEqual(result.got, docs);
+    assert.notEqual(result.error, '');
+  });
+
+  it('csv: hands out the rows before one with the wrong number of fields', async () => {
+    const result = await scanUntilError({ csv: {} }, chunks('a,b\n1,2\n3,4\n5,6,7\n8,9\n'));
+    assert.deepEqual(result.got, ['{"a":"1","b":"2"}', '{"a":"3","b":"4"}']);
+    assert.match(result.error, /wrong number of fields/);
+  });
+
+  it('re_match: hands out the matches before the buffer overflows', async () => {
+    const text = `${good.map((l) => `START ${l}`).join('')}START ${'x'.repeat(200)}`;
+    const result = await scanUntilError(
+      { re_match: { pattern: 'START', max_buffer_size: 100 } },
+      chunks(text),
+    );
+    assert.deepEqual(
+      result.got,
+      good.map((l) => `START ${l}`),
+    );
+    assert.match(result.error, /exceeds max_buffer_size/);
+  });
+});
