@@ -29,6 +29,25 @@ interface Replay {
   txn: Transaction;
 }
 
+/** A replay waiting for its backoff to pass. */
+interface DelayedReplay {
+  txn: Transaction;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** The longest wait before a batch nacked again and again is replayed. */
+const MAX_REPLAY_DELAY_MS = 1_000;
+
+/**
+ * How long the `attempt`th replay of one batch waits: the first goes at once, then 1, 2, 4 ms ...
+ * up to a second, so a message that fails every time (a strict `switch` it matches no case of, a
+ * broken output) costs a retry a second, not a busy core and an error log line per microsecond.
+ */
+export function replayDelayMs(attempt: number): number {
+  if (attempt <= 1) return 0;
+  return Math.min(MAX_REPLAY_DELAY_MS, 2 ** (attempt - 2));
+}
+
 /**
  * A transaction handed to the engine. Built with `new`, not as a literal: V8 pretenures a literal's
  * allocation site once most of its objects outlive a scavenge (as in-flight requests do at start-up,
@@ -61,6 +80,10 @@ export class ReaderInput implements Input {
   private outstanding = 0;
   private drained: (() => void) | null = null;
   private readonly replays: Replay[] = [];
+  /** Replays still waiting for their backoff; new messages are read meanwhile. */
+  private readonly delayedReplays = new Set<DelayedReplay>();
+  /** How many times each batch was replayed so far. */
+  private readonly replayAttempts = new WeakMap<Transaction['batch'], number>();
   /** Woken whenever a handed-out batch settles (used once the source has ended). */
   private readonly ackWaiters: Array<() => void> = [];
   private readonly stopController = new AbortController();
@@ -200,6 +223,11 @@ export class ReaderInput implements Input {
     // Batches waiting for replay were never delivered: hand the nack back to the source.
     for (const replay of this.replays.splice(0))
       this.settle(replay.txn.ack, new Error('input closed before replay'));
+    for (const delayed of this.delayedReplays) {
+      clearTimeout(delayed.timer);
+      this.settle(delayed.txn.ack, new Error('input closed before replay'));
+    }
+    this.delayedReplays.clear();
     // A read left running when a replay took its place: whatever it brings is not delivered.
     this.pendingRead?.then(this.nackAbandoned, () => undefined);
     this.pendingRead = null;
@@ -271,7 +299,7 @@ export class ReaderInput implements Input {
       }
       if (this.ended) {
         // The source is exhausted, but a batch still in flight may be nacked and need replaying.
-        if (this.outstanding === 0 || !this.autoReplayNacks) return null;
+        if ((this.outstanding === 0 && this.delayedReplays.size === 0) || !this.autoReplayNacks) return null;
         await new Promise<void>((resolve) => this.ackWaiters.push(resolve));
         continue;
       }
@@ -362,6 +390,24 @@ export class ReaderInput implements Input {
   };
 
   private queueReplay(txn: Transaction): void {
+    const attempt = (this.replayAttempts.get(txn.batch) ?? 0) + 1;
+    this.replayAttempts.set(txn.batch, attempt);
+    const delay = replayDelayMs(attempt);
+    if (delay === 0) {
+      this.replayNow(txn);
+      return;
+    }
+    const delayed: DelayedReplay = { txn, timer: undefined };
+    delayed.timer = setTimeout(() => {
+      this.delayedReplays.delete(delayed);
+      this.replayNow(txn);
+      // A read waiting for the last acks of an ended source takes it from the queue.
+      for (const wake of this.ackWaiters.splice(0)) wake();
+    }, delay);
+    this.delayedReplays.add(delayed);
+  }
+
+  private replayNow(txn: Transaction): void {
     this.replays.push({ txn });
     const wake = this.replayQueued;
     this.replayQueued = null;
