@@ -53,7 +53,7 @@ output:
   ],
   build(config, ctx: BuildContext) {
     const args = config.args_mapping ? ctx.mapping(config.args_mapping, 'args_mapping') : null;
-    const reader = new SqlQueryReader(new SqlDatabase(config, ctx.logger), config.query, args);
+    const reader = new SqlQueryReader(new SqlDatabase(config, ctx), config.query, args);
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
 };

@@ -83,7 +83,7 @@ output:
   ],
   build(config, ctx: BuildContext) {
     const args = config.args_mapping ? ctx.mapping(config.args_mapping, 'args_mapping') : null;
-    const reader = new SqlQueryReader(new SqlDatabase(config, ctx.logger), selectStatement(config), args);
+    const reader = new SqlQueryReader(new SqlDatabase(config, ctx), selectStatement(config), args);
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
 };

@@ -142,7 +142,7 @@ output:
   ],
   async build(config, ctx: BuildContext) {
     const args = ctx.mapping(config.args_mapping, 'args_mapping');
-    const db = new SqlDatabase(config, ctx.logger);
+    const db = new SqlDatabase(config, ctx);
     return ctx.wrapWriter(new SqlInsertWriter(db, config, args), {
       maxInFlight: config.max_in_flight,
       batching: config.batching,

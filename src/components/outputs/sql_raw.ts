@@ -90,7 +90,7 @@ output:
   ],
   build(config, ctx: BuildContext) {
     const statements = new RawStatements(config, ctx);
-    const writer = new SqlRawWriter(new SqlDatabase(config, ctx.logger), statements);
+    const writer = new SqlRawWriter(new SqlDatabase(config, ctx), statements);
     return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
   },
 };

@@ -64,7 +64,7 @@ output:
     },
   ],
   build(config, ctx: BuildContext) {
-    const db = new SqlDatabase(config, ctx.logger);
+    const db = new SqlDatabase(config, ctx);
     const writer = new SqlInsertWriter(db, config, ctx.mapping(config.args_mapping, 'args_mapping'));
     const connected = connectOnUse(db);
     const logError = processorErrorLog(ctx.logger);

@@ -107,7 +107,7 @@ output:
   ],
   build(config, ctx: BuildContext) {
     const statements = new RawStatements(config, ctx);
-    const db = new SqlDatabase(config, ctx.logger);
+    const db = new SqlDatabase(config, ctx);
     const connected = connectOnUse(db);
     const process = perMessage(
       async (msg, batch, index) => {

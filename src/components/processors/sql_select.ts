@@ -73,7 +73,7 @@ output:
   build(config, ctx: BuildContext) {
     const args = config.args_mapping ? ctx.mapping(config.args_mapping, 'args_mapping') : null;
     const sql = selectStatement(config);
-    const db = new SqlDatabase(config, ctx.logger);
+    const db = new SqlDatabase(config, ctx);
     const connected = connectOnUse(db);
     const process = perMessage(
       async (msg, batch, index) => {

@@ -5,7 +5,7 @@ import type * as MysqlModule from 'mysql2/promise';
 import type PgModule from 'pg';
 import type { Logger } from 'pino';
 import { Timestamp } from '../../bloblang/library.js';
-import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { durationMs } from '../fields/duration.js';
 import { expandPaths } from '../inputs/file.js';
 import { describeTarget, dialectOf, parseMysqlDsn, type SqlDialect } from './dsn.js';
@@ -211,25 +211,25 @@ async function runInit(config: SqlConnectionConfig, dialect: SqlDialect, pool: P
  * into NotConnectedError so the engine reconnects, and name the address in every error.
  */
 export class SqlDatabase {
-  readonly dialect: SqlDialect | null;
+  readonly dialect: SqlDialect;
   readonly address: string;
   private pool: Pool | null = null;
   private initialised = false;
   private closed = false;
-  private readonly unsupported: Error | null = null;
+  private readonly logger: Logger;
 
+  /** A driver nekton has no client for fails here, at build time: retrying could never help. */
   constructor(
     private readonly config: SqlConnectionConfig,
-    private readonly logger: Logger,
+    component: { logger: Logger; path: string },
   ) {
-    let dialect: SqlDialect | null = null;
+    this.logger = component.logger;
     try {
-      dialect = dialectOf(config.driver);
+      this.dialect = dialectOf(config.driver);
     } catch (err) {
-      this.unsupported = err as Error;
+      throw new ConfigError(`${component.path}.driver: ${errorMessage(err)}`);
     }
-    this.dialect = dialect;
-    this.address = dialect ? describeTarget(dialect, config.dsn) : config.driver;
+    this.address = describeTarget(this.dialect, config.dsn);
   }
 
   /** `$n` for postgres, `?` for mysql: the placeholder of the n-th (1-based) argument. */
@@ -238,7 +238,6 @@ export class SqlDatabase {
   }
 
   async connect(): Promise<void> {
-    if (this.unsupported || !this.dialect) throw this.unsupported ?? new Error('no sql driver');
     if (this.pool) return;
     this.closed = false;
     const dialect = this.dialect;

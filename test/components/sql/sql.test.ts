@@ -97,7 +97,7 @@ for (const make of [postgres, mariadb]) {
       });
       const ctx = createTestContext();
       const writer = new SqlInsertWriter(
-        new SqlDatabase(config, ctx.logger),
+        new SqlDatabase(config, ctx),
         config,
         ctx.mapping(config.args_mapping, 'x'),
       );
@@ -220,10 +220,7 @@ output:
               /127\.0\.0\.1:3306/,
             ];
       const connectError = async (dsn: string) => {
-        const d = new SqlDatabase(
-          configOf(insertOutput, { driver: db.driver, dsn }),
-          createTestContext().logger,
-        );
+        const d = new SqlDatabase(configOf(insertOutput, { driver: db.driver, dsn }), createTestContext());
         const err = await d.connect().then(
           () => new Error('connected'),
           (e: Error) => e,
@@ -530,7 +527,7 @@ output:
         db.driver === 'postgres' ? 'postgres://postgres@127.0.0.1:1/test' : 'root@tcp(127.0.0.1:1)/test';
       const database = new SqlDatabase(
         configOf(insertOutput, { driver: db.driver, dsn: bad }),
-        createTestContext().logger,
+        createTestContext(),
       );
       await assert.rejects(database.connect(), /127\.0\.0\.1:1\b.*ECONNREFUSED/);
 
@@ -553,11 +550,17 @@ output:
 }
 
 describe('sql drivers', () => {
-  it('a driver without a client fails clearly at connect', async () => {
-    const database = new SqlDatabase(
-      configOf(insertOutput, { driver: 'sqlite', dsn: 'file:x.db' }),
-      createTestContext().logger,
+  it('a driver without a client fails clearly when the component is built, naming the field', () => {
+    assert.throws(
+      () =>
+        new SqlDatabase(configOf(insertOutput, { driver: 'oracle', dsn: 'oracle://x' }), {
+          logger: createTestContext().logger,
+          path: 'root.output.sql_insert',
+        }),
+      {
+        name: 'ConfigError',
+        message: /root\.output\.sql_insert\.driver: sql driver 'oracle' is not supported/,
+      },
     );
-    await assert.rejects(database.connect(), /driver 'sqlite' is not supported/);
   });
 });
