@@ -1,34 +1,38 @@
 // Whole-payload compression codecs by their Benthos names, shared by `compress`, `decompress`
-// and anything else that names an algorithm. Only what node:zlib does natively is supported;
-// the rest are named so configs lint, and fail clearly when built.
+// and the `decompress` scanner. Framing follows the reference: lz4 is the LZ4 *frame* format
+// (pierrec/lz4 NewWriter/NewReader), snappy the raw *block* format (snappy.Encode/Decode), and
+// bzip2 a standard .bz2 stream that is only ever decoded.
+// The codec packages are imported when a stream uses them, so they cost nothing at start-up.
 import * as zlib from 'node:zlib';
+import { ConfigError } from '../engine/errors.js';
 
 export type Compressor = (data: Uint8Array) => Uint8Array;
 export type Decompressor = (data: Uint8Array) => Uint8Array;
 
-/** Algorithms the reference knows but nekton has no well-kept pure-JS codec for. */
-const UNSUPPORTED = new Set(['lz4', 'snappy', 'bzip2']);
+/** The reference's option lists, in its order; also what the linter accepts. */
+export const COMPRESS_ALGORITHMS = ['flate', 'gzip', 'lz4', 'pgzip', 'snappy', 'zlib'] as const;
+export const DECOMPRESS_ALGORITHMS = ['bzip2', 'flate', 'gzip', 'lz4', 'pgzip', 'snappy', 'zlib'] as const;
 
 /** Go's compression levels: -2 Huffman only, -1 default, 0 none, 1 fastest .. 9 smallest. */
 function zlibOptions(level: number): zlib.ZlibOptions {
-  if (!Number.isInteger(level) || level < -2 || level > 9) {
-    throw new Error(`invalid compression level ${level}: expected -2 to 9`);
-  }
   if (level === -2)
     return { level: zlib.constants.Z_DEFAULT_COMPRESSION, strategy: zlib.constants.Z_HUFFMAN_ONLY };
   return { level };
 }
 
-function unsupported(algorithm: string): Error {
-  return new Error(
-    `compression algorithm ${algorithm} is not supported by nekton (supported: gzip, pgzip, zlib, flate)`,
-  );
+function checkLevel(level: number): void {
+  if (!Number.isInteger(level) || level < -2 || level > 9) {
+    throw new ConfigError(`level: invalid compression level ${level}, expected -2 to 9`);
+  }
 }
 
-/** Throws when the algorithm is unknown or not supported, so a config fails at build time. */
-export function compressor(algorithm: string, level: number): Compressor {
+/**
+ * Throws a ConfigError for an unknown algorithm or a bad level, so a config fails at build time;
+ * its message starts with the field at fault (`algorithm: ...`) for the caller to put a path on.
+ */
+export async function compressor(algorithm: string, level: number): Promise<Compressor> {
   const name = algorithm.toLowerCase();
-  if (UNSUPPORTED.has(name)) throw unsupported(name);
+  checkLevel(level);
   const options = zlibOptions(level);
   switch (name) {
     case 'gzip':
@@ -38,14 +42,25 @@ export function compressor(algorithm: string, level: number): Compressor {
       return (data) => zlib.deflateSync(data, options);
     case 'flate':
       return (data) => zlib.deflateRawSync(data, options);
+    case 'lz4': {
+      const lz4 = await import('lz4js');
+      // lz4js has one (fast) encoder; the reference's levels 1-9 pick its HC encoder, whose
+      // output any LZ4 frame reader decodes the same, so the level only changes the size.
+      return (data) => lz4.compress(data);
+    }
+    case 'snappy': {
+      const snappy = await import('snappyjs');
+      return (data) => snappy.compress(data); // the block format has no levels, in the reference too
+    }
     default:
-      throw new Error(`compression algorithm not recognised: ${algorithm}`);
+      throw new ConfigError(
+        `algorithm: compression algorithm ${algorithm} is not recognised, expected one of ${COMPRESS_ALGORITHMS.join(', ')}`,
+      );
   }
 }
 
-export function decompressor(algorithm: string): Decompressor {
+export async function decompressor(algorithm: string): Promise<Decompressor> {
   const name = algorithm.toLowerCase();
-  if (UNSUPPORTED.has(name)) throw unsupported(name);
   switch (name) {
     case 'gzip':
     case 'pgzip':
@@ -54,7 +69,22 @@ export function decompressor(algorithm: string): Decompressor {
       return (data) => zlib.inflateSync(data);
     case 'flate':
       return (data) => zlib.inflateRawSync(data);
+    case 'lz4': {
+      const lz4 = await import('lz4js');
+      return (data) => lz4.decompress(data);
+    }
+    case 'snappy': {
+      const snappy = await import('snappyjs');
+      return (data) => snappy.uncompress(data);
+    }
+    case 'bzip2': {
+      const bunzip = (await import('seek-bzip')).default; // module.exports is the decoder
+      // multistream: concatenated .bz2 streams (pbzip2, `cat a.bz2 b.bz2`) decode whole, as Go's do.
+      return (data) => bunzip.decode(data, undefined, true);
+    }
     default:
-      throw new Error(`decompression algorithm not recognised: ${algorithm}`);
+      throw new ConfigError(
+        `algorithm: decompression algorithm ${algorithm} is not recognised, expected one of ${DECOMPRESS_ALGORITHMS.join(', ')}`,
+      );
   }
 }

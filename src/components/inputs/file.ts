@@ -167,7 +167,7 @@ output:
   ],
   async build(config: FileInputConfig, ctx: BuildContext) {
     const paths = await expandPaths(config.paths);
-    const scannerFor = await scannerResolver(config, ctx);
+    const scannerFor = await scannerResolver(config, ctx, `${ctx.path}.file`);
     const reader = new FileReader(paths, scannerFor, config.delete_on_finish);
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },

@@ -224,7 +224,9 @@ output:
   async build(config, ctx) {
     const requester = await Requester.create(config, ctx, 1);
     const streamed = config.stream?.enabled === true;
-    const scanner = streamed ? await (await scannerResolver(config.stream, ctx))('') : null;
+    const scanner = streamed
+      ? await (await scannerResolver(config.stream, ctx, `${ctx.path}.http_client.stream`))('')
+      : null;
     const reader = new HttpClientReader(requester, {
       payload: config.payload ? ctx.interpolation(config.payload, 'payload') : null,
       dropEmptyBodies: config.drop_empty_bodies,

@@ -61,15 +61,18 @@ export function scannerFields(): FieldSpec[] {
 export async function scannerResolver(
   config: ScannerFieldsConfig,
   ctx: BuildContext,
+  /** Where these fields sit, for error messages: `root.input.file`. */
+  at: string,
 ): Promise<(name: string) => Promise<Scanner>> {
   const codec = config.codec;
   if (codec?.split('/').includes('auto')) {
-    return (name) => buildScanner(codecToScanner(codec, config.max_buffer, name), ctx);
+    return (name) => buildScanner(codecToScanner(codec, config.max_buffer, name), ctx, `${at}.codec`);
   }
   // Built now so a bad scanner config fails the build, not the first read.
   const built = await buildScanner(
     codec ? codecToScanner(codec, config.max_buffer) : (config.scanner ?? { lines: {} }),
     ctx,
+    codec ? `${at}.codec` : `${at}.scanner`,
   );
   return async () => built;
 }

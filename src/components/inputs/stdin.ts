@@ -80,7 +80,7 @@ output:
     },
   ],
   async build(config, ctx) {
-    const scannerFor = await scannerResolver(config, ctx);
+    const scannerFor = await scannerResolver(config, ctx, `${ctx.path}.stdin`);
     const reader = new StreamReader(process.stdin, await scannerFor(''));
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },

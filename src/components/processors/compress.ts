@@ -1,8 +1,9 @@
 // `compress`: compresses each message's content with a chosen algorithm.
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
+import { ConfigError } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
-import { compressor } from '../compression.js';
+import { COMPRESS_ALGORITHMS, compressor } from '../compression.js';
 
 export interface CompressConfig {
   algorithm: string;
@@ -16,14 +17,18 @@ export const spec: ComponentSpec<CompressConfig, Processor> = {
   categories: ['Parsing'],
   summary: 'Compresses the content of each message with the chosen algorithm.',
   description:
-    'Supported: `gzip`, `pgzip` (written as plain gzip), `zlib` and `flate` (raw DEFLATE). `lz4` and `snappy` are accepted by the linter for compatibility but fail when the stream is built. A message that cannot be compressed is flagged as failed and passes on unchanged.',
+    'Algorithms: `gzip`, `pgzip` (written as plain gzip), `zlib`, `flate` (raw DEFLATE), `lz4` (the LZ4 frame format, as the `lz4` command line tool writes) and `snappy` (the raw snappy block format, not the framed stream). A message that cannot be compressed is flagged as failed and passes on unchanged.',
   fields: [
     field.string('algorithm', 'The compression algorithm.', {
-      options: ['flate', 'gzip', 'lz4', 'pgzip', 'snappy', 'zlib'],
+      options: [...COMPRESS_ALGORITHMS],
     }),
-    field.int('level', 'The compression level: -1 the default, 0 none, 1 fastest to 9 smallest.', {
-      default: -1,
-    }),
+    field.int(
+      'level',
+      'The compression level: -1 the default, 0 none, 1 fastest to 9 smallest. `snappy` has no levels, and `lz4` is always written with its fast encoder (any LZ4 reader decodes it the same).',
+      {
+        default: -1,
+      },
+    ),
   ],
   examples: [
     {
@@ -42,8 +47,11 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
-    const compress = compressor(config.algorithm, config.level);
+  build: async (config, ctx) => {
+    const compress = await compressor(config.algorithm, config.level).catch((err: Error) => {
+      // One line naming the field (root.pipeline.processors.0.compress.algorithm: ...), no stack.
+      throw new ConfigError(`${ctx.path}.compress.${err.message}`);
+    });
     const logError = processorErrorLog(ctx.logger);
     return {
       process: perMessage(

@@ -1,8 +1,9 @@
 // `decompress`: decompresses each message's content with a chosen algorithm.
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
+import { ConfigError } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
-import { decompressor } from '../compression.js';
+import { DECOMPRESS_ALGORITHMS, decompressor } from '../compression.js';
 
 export interface DecompressConfig {
   algorithm: string;
@@ -15,10 +16,10 @@ export const spec: ComponentSpec<DecompressConfig, Processor> = {
   categories: ['Parsing'],
   summary: 'Decompresses the content of each message with the chosen algorithm.',
   description:
-    'Supported: `gzip`, `pgzip`, `zlib` and `flate` (raw DEFLATE). `bzip2`, `lz4` and `snappy` are accepted by the linter for compatibility but fail when the stream is built. A message that cannot be decompressed is flagged as failed and passes on unchanged.',
+    'Algorithms: `gzip`, `pgzip`, `zlib`, `flate` (raw DEFLATE), `bzip2` (a .bz2 stream, concatenated streams included), `lz4` (the LZ4 frame format, as the `lz4` command line tool writes; checksums in the frame are not verified) and `snappy` (the raw snappy block format, not the framed stream). A message that cannot be decompressed is flagged as failed and passes on unchanged.',
   fields: [
     field.string('algorithm', 'The decompression algorithm.', {
-      options: ['bzip2', 'flate', 'gzip', 'lz4', 'pgzip', 'snappy', 'zlib'],
+      options: [...DECOMPRESS_ALGORITHMS],
     }),
   ],
   examples: [
@@ -39,8 +40,11 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
-    const decompress = decompressor(config.algorithm);
+  build: async (config, ctx) => {
+    const decompress = await decompressor(config.algorithm).catch((err: Error) => {
+      // One line naming the field (root.pipeline.processors.0.compress.algorithm: ...), no stack.
+      throw new ConfigError(`${ctx.path}.decompress.${err.message}`);
+    });
     const logError = processorErrorLog(ctx.logger);
     return {
       process: perMessage(

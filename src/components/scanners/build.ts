@@ -4,12 +4,18 @@ import { ConfigError } from '../../engine/errors.js';
 import { scanners } from './index.js';
 import { type Scanner, scannerNameAndConfig, withFieldDefaults } from './scanner.js';
 
-export async function buildScanner(value: unknown, ctx: BuildContext): Promise<Scanner> {
+/**
+ * `at` is where the scanner value sits in the config (`root.input.file.scanner`); the scanner's
+ * build sees it as `ctx.path`, so its config errors and nested scanners can name their fields.
+ */
+export async function buildScanner(value: unknown, ctx: BuildContext, at = ctx.path): Promise<Scanner> {
   const { name, config } = scannerNameAndConfig(value);
   const spec = scanners.find((s) => s.name === name);
   if (!spec) throw new ConfigError(`scanner ${name} is not known`);
   const full = spec.root ? (config ?? spec.root.default) : withFieldDefaults(spec.fields, config);
   const lint = spec.lint?.(full) ?? [];
   if (lint.length > 0) throw new ConfigError(`scanner ${name}: ${lint.join('; ')}`);
-  return (await spec.build(full, ctx)) as Scanner;
+  // A child of ctx, not a copy: BuildContext has getters that must stay lazy.
+  const scannerCtx: BuildContext = Object.create(ctx, { path: { value: at } });
+  return (await spec.build(full, scannerCtx)) as Scanner;
 }

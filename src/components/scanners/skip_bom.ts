@@ -57,5 +57,5 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => skipBom(await buildScanner(config.into, ctx)),
+  build: async (config, ctx) => skipBom(await buildScanner(config.into, ctx, `${ctx.path}.skip_bom.into`)),
 };

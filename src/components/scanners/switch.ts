@@ -56,9 +56,9 @@ output:
   ],
   build: async (cases, ctx) => {
     const built = await Promise.all(
-      cases.map(async (c) => ({
+      cases.map(async (c, i) => ({
         pattern: c.re_match_name === undefined ? null : new RegExp(c.re_match_name),
-        scanner: await buildScanner(c.scanner, ctx),
+        scanner: await buildScanner(c.scanner, ctx, `${ctx.path}.switch.${i}.scanner`),
       })),
     );
     const scanSwitch: Scanner = (source, details) => {

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { buildScanner } from '../../../src/components/scanners/build.js';
+import { spec as decompressScanner } from '../../../src/components/scanners/decompress.js';
 import type { ByteSource } from '../../../src/components/scanners/scanner.js';
+import { ConfigError } from '../../../src/engine/errors.js';
 import type { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
+import { fixture, linesTxt } from '../processors/compression_fixtures.js';
 
 async function* chunks(...parts: (string | Buffer)[]): ByteSource {
   for (const p of parts) yield typeof p === 'string' ? Buffer.from(p) : p;
@@ -112,6 +115,52 @@ describe('other scanners', () => {
       chunks(gz.subarray(0, 5), gz.subarray(5)),
     );
     assert.deepEqual(texts(msgs), ['one', 'two']);
+  });
+
+  it('decompress reads lz4 frames and bzip2 streams made by the command line tools', async () => {
+    const lz4 = fixture('lines-linked-64k.txt.lz4');
+    const lines = await scan(
+      { decompress: { algorithm: 'lz4', into: { lines: {} } } },
+      chunks(lz4.subarray(0, 100), lz4.subarray(100, 5000), lz4.subarray(5000)),
+    );
+    assert.equal(lines.length, 4000);
+    assert.equal(texts(lines).join('\n') + '\n', linesTxt());
+    const bz = fixture('two-streams.bz2');
+    const msgs = await scan(
+      { decompress: { algorithm: 'bzip2', into: { lines: {} } } },
+      chunks(bz.subarray(0, 7), bz.subarray(7)),
+    );
+    assert.deepEqual(texts(msgs), ['first', 'second']);
+  });
+
+  it('decompress accepts the reference algorithms it cannot run at lint, and fails the build in one line', async () => {
+    const ctx = createTestContext();
+    for (const algorithm of ['snappy', 'zstd']) {
+      assert.deepEqual(decompressScanner.lint?.({ algorithm, into: { to_the_end: {} } }), []);
+      await assert.rejects(
+        () => buildScanner({ decompress: { algorithm } }, ctx, 'root.input.file.scanner'),
+        (err: Error) =>
+          err instanceof ConfigError &&
+          err.message.startsWith(
+            `root.input.file.scanner.decompress.algorithm: ${algorithm} is not supported`,
+          ) &&
+          !err.message.includes('\n'),
+      );
+    }
+    // Nested scanners name their own place.
+    await assert.rejects(
+      () =>
+        buildScanner(
+          { skip_bom: { into: { decompress: { algorithm: 'snappy' } } } },
+          ctx,
+          'root.input.stdin.scanner',
+        ),
+      /^ConfigError: root\.input\.stdin\.scanner\.skip_bom\.into\.decompress\.algorithm: snappy/,
+    );
+    await assert.rejects(
+      () => buildScanner({ decompress: { algorithm: 'lzma' } }, ctx),
+      /unknown algorithm lzma/,
+    );
   });
 
   it('skip_bom strips a BOM split across chunks', async () => {
