@@ -1,4 +1,5 @@
 // Exponential backoff, as Benthos's `backoff` fields describe it, and a sleep that an abort ends.
+import { timerDelay } from './timer_delay.js';
 
 export interface BackoffConfig {
   /** Milliseconds before the first retry. */
@@ -43,7 +44,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve(true);
-    }, ms);
+    }, timerDelay(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

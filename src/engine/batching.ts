@@ -4,6 +4,7 @@
 import type { Mapping } from '../bloblang/index.js';
 import type { Batch, Message } from '../message/message.js';
 import type { Processor } from './component.js';
+import { timerDelay } from './timer_delay.js';
 
 export interface BatchPolicyConfig {
   count: number;
@@ -103,7 +104,7 @@ export class Batcher {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.flush().catch(() => undefined);
-    }, this.policy.periodMs);
+    }, timerDelay(this.policy.periodMs));
   }
 
   private async process(messages: Message[]): Promise<Batch[]> {

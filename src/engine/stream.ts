@@ -18,6 +18,7 @@ import type { ComponentConfig } from './context.js';
 import { asError, errorMessage, STOPPED } from './errors.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
+import { timerDelay } from './timer_delay.js';
 
 export interface StreamComponents {
   input: ComponentConfig;
@@ -404,7 +405,7 @@ class PendingTxn {
 
 function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    const timer = setTimeout(resolve, timerDelay(ms));
     work.then(
       () => {
         clearTimeout(timer);

@@ -5,6 +5,7 @@ import type { AckFn, ConnectionStatus, Input, Transaction } from '../../engine/c
 import { type ExhaustedListener, Exhaustion } from '../../engine/exhaustion.js';
 import { runProcessors } from '../../engine/observed_processor.js';
 import { sharedAck } from '../../engine/shared_ack.js';
+import { timerDelay } from '../../engine/timer_delay.js';
 import type { Message } from '../../message/message.js';
 
 const TIMED_OUT = Symbol('timed out');
@@ -158,7 +159,7 @@ function raceTimeout<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_
   if (ms <= 0) return Promise.resolve(TIMED_OUT);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+    timer = setTimeout(() => resolve(TIMED_OUT), timerDelay(ms));
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
