@@ -87,7 +87,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     options.logLevel ? { ...config.logger, level: options.logLevel } : config.logger,
   );
   for (const lint of observability.lints) logger.warn(lint);
-  const metrics = createMetricsRegistry({ type: config.metrics.type === 'none' ? 'none' : 'prometheus' });
+  const metrics = createMetricsRegistry({ type: config.metrics.type });
   const http = new HttpServer({
     config: config.http,
     metricsHandler: metrics.handler,

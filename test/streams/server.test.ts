@@ -32,6 +32,21 @@ describe('the streams-mode server', () => {
     }
   });
 
+  it('metrics: json_api in the observability file serves JSON on /metrics, with per-stream series', async () => {
+    const svc = await startService({
+      observabilityYaml: `http:\n  address: 127.0.0.1:0\n${QUIET}metrics:\n  json_api: {}\n`,
+    });
+    try {
+      assert.equal((await send(svc, 'POST', '/streams/foo', H_JSON)).status, 200);
+      const metrics = await send(svc, 'GET', '/metrics');
+      assert.equal(metrics.status, 200);
+      assert.match(String(metrics.headers['content-type']), /^application\/json/);
+      assert.equal(typeof json(metrics), 'object');
+    } finally {
+      await svc.stop();
+    }
+  });
+
   it('47: every endpoint also answers under the root path', async () => {
     const svc = await startService();
     try {
