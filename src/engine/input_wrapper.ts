@@ -14,6 +14,7 @@ import type {
 } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
 import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
+import { stopController } from './stop_signal.js';
 
 export interface InputIdentity {
   label: string;
@@ -86,7 +87,7 @@ export class ReaderInput implements Input {
   private readonly replayAttempts = new WeakMap<Transaction['batch'], number>();
   /** Woken whenever a handed-out batch settles (used once the source has ended). */
   private readonly ackWaiters: Array<() => void> = [];
-  private readonly stopController = new AbortController();
+  private readonly stopController = stopController();
   private readonly received: Counter;
   private readonly latency: Timer;
   private readonly connectionUp: Counter;

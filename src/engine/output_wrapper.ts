@@ -9,6 +9,7 @@ import type { ConnectionStatus, Output, OutputWriter } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
 import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
 import { OrderedSlots } from './ordered_slots.js';
+import { stopController } from './stop_signal.js';
 
 export interface OutputIdentity {
   label: string;
@@ -28,7 +29,7 @@ export class WriterOutput implements Output {
   private lastError: string | undefined;
   private readonly slots: OrderedSlots;
   private readonly batcher: Batcher | null;
-  private readonly stopController = new AbortController();
+  private readonly stopController = stopController();
   /** Writes started and not yet settled; close() waits for them (a count: no object per write). */
   private inFlight = 0;
   private inFlightDrained: Array<() => void> = [];

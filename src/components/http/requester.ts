@@ -18,6 +18,7 @@ import { Backoff, sleep } from '../../engine/backoff.js';
 import type { BuildContext } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
 import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
+import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import type { HttpClientConfig } from '../fields/http_client.js';
@@ -56,7 +57,7 @@ export class HttpRequester {
   private readonly dropOn: Set<number>;
   private readonly authorization: string | undefined;
   private readonly logger: Logger;
-  private readonly stop = new AbortController();
+  private readonly stop = stopController();
 
   private constructor(
     private readonly config: HttpClientConfig,

@@ -10,6 +10,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
+import { stopController } from '../../engine/stop_signal.js';
 import { parseListenAddress } from '../../http/address.js';
 import { type CorsLayer, createCorsLayer } from '../../http/cors.js';
 import { upgradeOf } from '../../http/upgrade.js';
@@ -40,7 +41,7 @@ export class HttpServerWriter implements OutputWriter {
   /** Created on connect (ws is loaded then: ~50 ms of start-up saved for configs without it). */
   private wss: WebSocketServer | null = null;
   /** Aborted on close: ends open stream responses and websocket loops. */
-  private readonly stop = new AbortController();
+  private readonly stop = stopController();
   private server: Server | null = null;
   private streamClients = 0;
 

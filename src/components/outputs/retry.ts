@@ -7,6 +7,7 @@ import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import { writeGroupTo } from '../../engine/group_write.js';
+import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
 
@@ -17,7 +18,7 @@ export interface RetryConfig {
 }
 
 export class RetryOutput implements Output {
-  private readonly stopped = new AbortController();
+  private readonly stopped = stopController();
   /** Writes currently retrying; while any is, new writes wait (as the reference does). */
   private retrying = 0;
   private gate: Array<() => void> = [];

@@ -4,6 +4,7 @@ import { sleep } from '../../engine/backoff.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { requireResource } from '../../engine/processor_helpers.js';
+import { stopController } from '../../engine/stop_signal.js';
 
 export interface RateLimitProcessorConfig {
   resource: string;
@@ -44,7 +45,7 @@ rate_limit_resources:
   ],
   build: (config, ctx) => {
     requireResource(ctx, 'rate_limit', config.resource);
-    const stopped = new AbortController();
+    const stopped = stopController();
     const signal = AbortSignal.any([stopped.signal, ctx.signal]);
 
     /** Resolves once one access is granted; throws when the processor stops first. */

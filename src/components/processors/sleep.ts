@@ -3,6 +3,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import { sleep } from '../../engine/backoff.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
+import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 
@@ -46,7 +47,7 @@ output:
     const duration = ctx.interpolation(config.duration, 'duration');
     // A static duration is parsed once; a bad one is a config error rather than a silent no-op.
     const staticMs = duration.isStatic ? durationMs(duration.render([], 0), 'duration') : null;
-    const stopped = new AbortController();
+    const stopped = stopController();
     const signal = AbortSignal.any([stopped.signal, ctx.signal]);
 
     const totalMs = (batch: Batch): number => {
