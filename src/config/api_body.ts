@@ -10,7 +10,14 @@ import { lintComponentConfig, lintStreamConfig, lintStreamsBody } from './lint_c
 import { isPlainObject, normaliseComponent } from './normalise.js';
 import type { ConfigKind, SchemaProvider } from './schema.js';
 import { type StreamConfig, toStreamConfig } from './service_config.js';
-import { buildLineIndex, type ParsedYaml, parseYaml, pathKey, yamlToValue } from './yaml_document.js';
+import {
+  buildLineIndex,
+  type ParsedYaml,
+  parseYaml,
+  pathKey,
+  type TextPosition,
+  yamlToValue,
+} from './yaml_document.js';
 
 export interface BodyOptions {
   provider: SchemaProvider;
@@ -102,11 +109,11 @@ export function readStreamsBody(
   const lines = buildLineIndex(parsed);
   const streams = new Map<string, StreamEntry>();
   for (const [id, value] of Object.entries(raw ?? {})) {
-    const shifted = new Map<string, number>();
-    const rootLine = lines.get(pathKey([id]));
-    if (rootLine !== undefined) shifted.set('', rootLine);
+    const shifted = new Map<string, TextPosition>();
+    const rootAt = lines.get(pathKey([id]));
+    if (rootAt !== undefined) shifted.set('', rootAt);
     const prefix = `${pathKey([id])}\u0000`;
-    for (const [key, line] of lines) if (key.startsWith(prefix)) shifted.set(key.slice(prefix.length), line);
+    for (const [key, at] of lines) if (key.startsWith(prefix)) shifted.set(key.slice(prefix.length), at);
     streams.set(id, {
       config: toStreamConfig(value, { provider: options.provider, lines: shifted }),
       raw: value,

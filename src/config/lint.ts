@@ -2,7 +2,10 @@
 
 export interface Lint {
   line: number;
-  /** The reference always reports column 1. */
+  /**
+   * Lints report column 1, as the reference does (the HTTP API's lint bodies are matched
+   * exactly, spec §2.5). Syntax and value errors in this shape carry the real column.
+   */
   column: number;
   message: string;
 }

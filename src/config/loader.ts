@@ -7,9 +7,11 @@ import { loadEnvFiles } from './env_file.js';
 import { envLookup, interpolateEnv, missingEnvMessage } from './env_interpolation.js';
 import { formatFileLint, type Lint, lintAt } from './lint.js';
 import { lintServiceConfig, lintStreamConfig } from './lint_config.js';
+import { configErrorAt, PositionedConfigError } from './positioned_error.js';
 import type { SchemaProvider } from './schema.js';
 import { type ServiceConfig, type StreamConfig, toServiceConfig, toStreamConfig } from './service_config.js';
 import { applySetOverrides, parseSetOverride } from './set_overrides.js';
+import { normaliseAll } from './value_problems.js';
 import { buildLineIndex, type ParsedYaml, parseYaml, yamlToValue } from './yaml_document.js';
 
 export interface LoadOptions {
@@ -62,8 +64,7 @@ async function prepare(path: string, options: LoadOptions): Promise<PreparedFile
   const interpolated = interpolateEnv(text, lookup);
   if (interpolated.errors.length > 0) {
     const line = interpolated.firstErrorLine;
-    const problems = interpolated.errors.join('; ');
-    throw new ConfigError(`${path}: line ${line}: ${problems}`, line, 1, path);
+    throw configErrorAt(line, 1, interpolated.errors.join('; '), path);
   }
   const parsed = parseYaml(interpolated.text, path);
   applySetOverrides(parsed, (options.sets ?? []).map(parseSetOverride));
@@ -76,6 +77,7 @@ function withFile<T>(path: string, convert: () => T): T {
   try {
     return convert();
   } catch (err) {
+    if (err instanceof PositionedConfigError && !err.file) throw err.inFile(path);
     if (err instanceof ConfigError && !err.file) {
       throw new ConfigError(`${path}: ${err.message}`, err.line, err.column, path);
     }
@@ -110,10 +112,8 @@ export async function loadConfigFile(
   const raw = withFile(path, () => yamlToValue(parsed));
   const lines = buildLineIndex(parsed);
   const config = convert(path, lints, () =>
-    toServiceConfig(
-      raw,
-      { provider: options.provider, lines },
-      { withStreamSections: options.withStreamSections },
+    normaliseAll({ provider: options.provider, lines }, (ctx) =>
+      toServiceConfig(raw, ctx, { withStreamSections: options.withStreamSections }),
     ),
   );
   return { config, raw, lints };
@@ -131,6 +131,8 @@ export async function loadStreamFile(
   ].map((l) => formatFileLint(path, l));
   const raw = withFile(path, () => yamlToValue(parsed));
   const lines = buildLineIndex(parsed);
-  const config = convert(path, lints, () => toStreamConfig(raw, { provider: options.provider, lines }));
+  const config = convert(path, lints, () =>
+    normaliseAll({ provider: options.provider, lines }, (ctx) => toStreamConfig(raw, ctx)),
+  );
   return { config, raw, lints };
 }

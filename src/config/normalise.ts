@@ -1,8 +1,8 @@
 // Checked config values -> what factories receive: defaults filled per FieldSpec, nested
 // components turned into ComponentConfig (with their config path), the raw form kept.
 import type { ComponentConfig } from '../engine/context.js';
-import { ConfigError } from '../engine/errors.js';
 import { inferComponentType } from './infer_type.js';
+import type { Lint } from './lint.js';
 import {
   type ComponentSchema,
   type ConfigKind,
@@ -11,12 +11,15 @@ import {
   type SchemaProvider,
 } from './schema.js';
 import type { FieldSpec } from './spec.js';
-import { type LineIndex, pathKey } from './yaml_document.js';
+import { failAt, problemAt } from './value_problems.js';
+import type { LineIndex } from './yaml_document.js';
 
 export interface NormaliseContext {
   readonly provider: SchemaProvider;
-  /** Lines of the source document, when the value came from one. */
+  /** Positions in the source document, when the value came from one. */
   readonly lines?: LineIndex;
+  /** Set by normaliseAll (value_problems.ts): problems are collected here and the walk goes on. */
+  readonly problems?: Lint[];
 }
 
 /** Where a value sits: its path in the document (for lines) and its config path (for metrics). */
@@ -32,21 +35,11 @@ export function isPlainObject(value: unknown): value is PlainObject {
 }
 
 function fail(ctx: NormaliseContext, at: ValueLocation, message: string): never {
-  const line = lineAt(ctx, at.docPath);
-  throw new ConfigError(
-    line === undefined ? message : `line ${line}: ${message}`,
-    line,
-    line === undefined ? undefined : 1,
-  );
+  return failAt(ctx, at.docPath, message);
 }
 
-function lineAt(ctx: NormaliseContext, docPath: readonly (string | number)[]): number | undefined {
-  if (!ctx.lines) return undefined;
-  for (let n = docPath.length; n >= 0; n--) {
-    const line = ctx.lines.get(pathKey(docPath.slice(0, n)));
-    if (line !== undefined) return line;
-  }
-  return undefined;
+function problem<T>(ctx: NormaliseContext, at: ValueLocation, message: string, fallback: T): T {
+  return problemAt(ctx, at.docPath, message, fallback);
 }
 
 function child(at: ValueLocation, segment: string | number): ValueLocation {
@@ -82,8 +75,11 @@ export function normaliseComponent(
   const settingsKey = value[name] === undefined && value.plugin !== undefined ? 'plugin' : name;
   const config = normaliseSettings(schema, value[settingsKey], child(at, settingsKey), ctx);
 
-  const label = value.label ?? '';
-  if (typeof label !== 'string') fail(ctx, child(at, 'label'), 'field label: expected string value');
+  const written = value.label ?? '';
+  const label =
+    typeof written === 'string'
+      ? written
+      : problem(ctx, child(at, 'label'), 'field label: expected string value', '');
 
   let processors: ComponentConfig[] = [];
   if (
@@ -91,8 +87,9 @@ export function normaliseComponent(
     value.processors !== undefined &&
     value.processors !== null
   ) {
-    const list = value.processors;
-    if (!Array.isArray(list)) fail(ctx, child(at, 'processors'), 'field processors: expected array value');
+    const list = Array.isArray(value.processors)
+      ? value.processors
+      : problem(ctx, child(at, 'processors'), 'field processors: expected array value', []);
     const listAt = child(at, 'processors');
     processors = list.map((p, i) => normaliseComponent('processor', p, child(listAt, i), ctx));
   }
@@ -121,15 +118,16 @@ export function normaliseField(
     if (spec.kind !== 'scalar') return spec.kind === 'map' ? {} : [];
     if (spec.children) return normaliseField(spec, {}, at, ctx);
     if (spec.optional || spec.deprecated) return undefined;
+    // A missing component stops the walk: the code after it reads components as objects.
     if (isConfigKind(spec.type)) fail(ctx, at, `field ${spec.name} is required`);
     if (spec.type === 'object' || spec.type === 'unknown') return spec.type === 'object' ? {} : undefined;
-    fail(ctx, at, `field ${spec.name} is required`);
+    return problem(ctx, at, `field ${spec.name} is required`, undefined);
   }
   switch (spec.kind) {
     case '2darray':
     case 'array': {
       if (value === null) return [];
-      if (!Array.isArray(value)) fail(ctx, at, `field ${spec.name}: expected array value`);
+      if (!Array.isArray(value)) return problem(ctx, at, `field ${spec.name}: expected array value`, []);
       const inner: FieldSpec = {
         ...spec,
         kind: spec.kind === '2darray' ? 'array' : 'scalar',
@@ -140,7 +138,7 @@ export function normaliseField(
     case 'map': {
       if (value === null) return {};
       if (!isPlainObject(value))
-        fail(ctx, at, `field ${spec.name}: expected object value, got ${describe(value)}`);
+        return problem(ctx, at, `field ${spec.name}: expected object value, got ${describe(value)}`, {});
       const inner: FieldSpec = { ...spec, kind: 'scalar', default: undefined };
       const out: PlainObject = {};
       for (const [key, item] of Object.entries(value))
@@ -164,7 +162,7 @@ function normaliseScalar(spec: FieldSpec, value: unknown, at: ValueLocation, ctx
   if (spec.children) {
     if (value === null) value = {};
     if (!isPlainObject(value))
-      fail(ctx, at, `field ${spec.name}: expected object value, got ${describe(value)}`);
+      return problem(ctx, at, `field ${spec.name}: expected object value, got ${describe(value)}`, {});
     const out: PlainObject = {};
     for (const childSpec of spec.children) {
       const filled = normaliseField(childSpec, value[childSpec.name], child(at, childSpec.name), ctx);
@@ -177,8 +175,8 @@ function normaliseScalar(spec: FieldSpec, value: unknown, at: ValueLocation, ctx
 
 /** Go decodes a null into the zero value of the field's type; numbers and bools read as strings. */
 function coerceLeaf(spec: FieldSpec, value: unknown, at: ValueLocation, ctx: NormaliseContext): unknown {
-  const wrong = (): never =>
-    fail(ctx, at, `field ${spec.name}: expected ${spec.type} value, got ${describe(value)}`);
+  const wrong = (): unknown =>
+    problem(ctx, at, `field ${spec.name}: expected ${spec.type} value, got ${describe(value)}`, value);
   switch (spec.type) {
     case 'string':
       if (value === null) return '';

@@ -6,7 +6,7 @@ import { isPlainObject, type NormaliseContext, normaliseComponent, normaliseFiel
 import type { ConfigKind } from './schema.js';
 import { RESOURCE_SECTIONS, SERVICE_FIELDS } from './service_spec.js';
 import type { FieldSpec } from './spec.js';
-import { pathKey } from './yaml_document.js';
+import { failAt, problemAt } from './value_problems.js';
 
 export interface PipelineConfig {
   /** -1 means one thread per CPU. */
@@ -110,10 +110,7 @@ function section(root: Record<string, unknown>, name: string, ctx: NormaliseCont
 
 function rootObject(value: unknown, ctx: NormaliseContext): Record<string, unknown> {
   if (value === null || value === undefined) return {};
-  if (!isPlainObject(value)) {
-    const line = ctx.lines?.get(pathKey([]));
-    throw new ConfigError('expected the config to be an object', line, line === undefined ? undefined : 1);
-  }
+  if (!isPlainObject(value)) failAt(ctx, [], 'expected the config to be an object');
   return value;
 }
 
@@ -133,14 +130,7 @@ function resources(root: Record<string, unknown>, ctx: NormaliseContext): Resour
   for (const name of RESOURCE_SECTIONS) {
     const list = section(root, name, ctx) as ComponentConfig[];
     list.forEach((resource, i) => {
-      if (resource.label === '') {
-        const line = ctx.lines?.get(pathKey([name, i]));
-        throw new ConfigError(
-          `${name}.${i}: a resource must have a label`,
-          line,
-          line === undefined ? undefined : 1,
-        );
-      }
+      if (resource.label === '') problemAt(ctx, [name, i], `${name}.${i}: a resource must have a label`, 0);
     });
     out[name] = list;
   }

@@ -1,5 +1,5 @@
 // YAML (and JSON, parsed as YAML flow) with line numbers, guarded against alias bombs and
-// absurd nesting. Syntax errors become one-line ConfigErrors.
+// absurd nesting. Syntax errors become ConfigErrors naming their line and column.
 import {
   type Document,
   isAlias,
@@ -11,9 +11,10 @@ import {
   type Node,
   parseDocument,
   visit,
+  type YAMLError,
 } from 'yaml';
-import { ConfigError } from '../engine/errors.js';
 import { parseSimpleYaml } from './fast_yaml.js';
+import { configErrorAt } from './positioned_error.js';
 
 export interface ParsedYaml {
   readonly doc: Document;
@@ -24,7 +25,7 @@ export interface ParsedYaml {
 export const MAX_ALIAS_COUNT = 1000;
 const MAX_DEPTH = 200;
 
-/** Parses YAML text; throws ConfigError naming the line and problem (and the file when given). */
+/** Parses YAML text; throws ConfigError naming the position and problem (and the file when given). */
 export function parseYaml(text: string, file?: string): ParsedYaml {
   const lines = new LineCounter();
   // The YAML parser recurses once per nesting level. Absurd nesting must never reach it: near the
@@ -37,19 +38,28 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
   const error = doc.errors[0];
   if (error?.message.includes('Maximum call stack size exceeded')) throw tooDeep(file, 1);
   if (error) {
-    const line = error.linePos?.[0]?.line ?? 1;
-    const column = error.linePos?.[0]?.col ?? 1;
-    const problem = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    const where = file ? `${file}: ` : '';
-    throw new ConfigError(`${where}line ${line}: ${problem}`, line, column, file);
+    // With prettyErrors off the error has no linePos; its offset and the line table give it.
+    const { line, col } = lines.linePos(errorOffset(text, error));
+    const problem = error.message.split('\n')[0]!;
+    throw configErrorAt(Math.max(line, 1), Math.max(col, 1), problem, file);
   }
   checkDepth(doc.contents, 0, lines, file);
   return { doc, lines };
 }
 
-function tooDeep(file: string | undefined, line: number): ConfigError {
-  const where = file ? `${file}: ` : '';
-  return new ConfigError(`${where}line ${line}: config nests deeper than ${MAX_DEPTH} levels`, line, 1, file);
+/**
+ * The offset to report for a YAML error. An unclosed `[` or `{` is reported where the parser
+ * gave up, past any line breaks (often at the next key); the problem is at the text before that.
+ */
+function errorOffset(text: string, error: YAMLError): number {
+  let offset = Math.min(error.pos[0], text.length);
+  if (!/end with a [\]}]$/.test(error.message)) return offset;
+  while (offset > 0 && /\s/.test(text[offset - 1]!)) offset--;
+  return offset;
+}
+
+function tooDeep(file: string | undefined, line: number) {
+  return configErrorAt(line, 1, `config nests deeper than ${MAX_DEPTH} levels`, file);
 }
 
 /**
@@ -111,10 +121,21 @@ function checkDepth(node: unknown, depth: number, lines: LineCounter, file?: str
   }
 }
 
+/** A 1-based line and column in the config text. */
+export interface TextPosition {
+  readonly line: number;
+  readonly col: number;
+}
+
+/** Where a node starts (for a block map: its first key); undefined for a node without a range. */
+export function positionOf(node: Node | null | undefined, lines: LineCounter): TextPosition | undefined {
+  const offset = node?.range?.[0];
+  return offset === undefined ? undefined : lines.linePos(offset);
+}
+
 /** 1-based line where a node starts (for a block map: its first key). */
 export function lineOf(node: Node | null | undefined, lines: LineCounter, fallback = 1): number {
-  const offset = node?.range?.[0];
-  return offset === undefined ? fallback : lines.linePos(offset).line;
+  return positionOf(node, lines)?.line ?? fallback;
 }
 
 /** The go-yaml short tag of a node (`!!map`, `!!seq`, `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`). */
@@ -139,37 +160,40 @@ export function yamlToValue(parsed: ParsedYaml): unknown {
     return parsed.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
     // Name the first alias: with an alias bomb that is where the expansion starts.
-    let line = 1;
+    let at: TextPosition = { line: 1, col: 1 };
     visit(parsed.doc, {
       Alias(_key, node) {
-        line = lineOf(node, parsed.lines);
+        at = positionOf(node, parsed.lines) ?? at;
         return visit.BREAK;
       },
     });
     const problem = err instanceof Error ? err.message : String(err);
-    throw new ConfigError(`line ${line}: config could not be read: ${problem}`, line, 1);
+    throw configErrorAt(at.line, at.col, `config could not be read: ${problem}`);
   }
 }
 
-/** Document path (keys and indexes) -> line of the value, so conversion errors can name a line. */
-export type LineIndex = ReadonlyMap<string, number>;
+/**
+ * Document path (keys and indexes) -> position of the value (of the key when the value is
+ * empty), so conversion errors can name a line and column.
+ */
+export type LineIndex = ReadonlyMap<string, TextPosition>;
 
 export function pathKey(segments: readonly (string | number)[]): string {
   return segments.join('\u0000');
 }
 
 export function buildLineIndex(parsed: ParsedYaml): LineIndex {
-  const index = new Map<string, number>();
+  const index = new Map<string, TextPosition>();
+  const start: TextPosition = { line: 1, col: 1 };
   const visit = (node: unknown, segments: (string | number)[]) => {
     if (!node || typeof node !== 'object') return;
     const n = node as Node;
-    index.set(pathKey(segments), lineOf(n, parsed.lines));
+    index.set(pathKey(segments), positionOf(n, parsed.lines) ?? start);
     if (segments.length > MAX_DEPTH) return;
     if (isMap(n)) {
       for (const pair of n.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        const keyLine = lineOf(pair.key as Node, parsed.lines);
-        index.set(pathKey([...segments, key]), keyLine);
+        index.set(pathKey([...segments, key]), positionOf(pair.key as Node, parsed.lines) ?? start);
         visit(pair.value, [...segments, key]);
       }
     } else if (isSeq(n)) {

@@ -32,6 +32,27 @@ describe('stream config lint', () => {
     ]);
   });
 
+  it('words an unknown key by where it is, the same in block, flow and JSON style', () => {
+    // Beside a component (where only wrapper keys may go) the message names the component; inside
+    // its settings or at the top level the key is not recognised (spec §2.5). Same lines in each.
+    const styles = {
+      block: 'input:\n  stdin: {}\n  foo: 1\noutput:\n  stdout:\n    bar: 1\nbaz: 1\n',
+      flow: 'input: {\n  stdin: {},\n  foo: 1 }\noutput: {\n  stdout: {\n    bar: 1 } }\nbaz: 1\n',
+      json: '{"input": {\n  "stdin": {},\n  "foo": 1 },\n"output": {\n  "stdout": {\n    "bar": 1 } },\n"baz": 1 }\n',
+    };
+    for (const [style, text] of Object.entries(styles)) {
+      assert.deepEqual(
+        stream(text),
+        [
+          '(3,1) field foo is invalid when the component type is stdin (input)',
+          '(6,1) field bar not recognised',
+          '(7,1) field baz not recognised',
+        ],
+        style,
+      );
+    }
+  });
+
   it('cannot infer a type from one unknown key, or from several', () => {
     assert.deepEqual(stream('input:\n  meow: {}\n'), ['(2,1) unable to infer component type: meow']);
     assert.deepEqual(stream('input:\n  label: x\n  meow: {}\n  woof: {}\n'), [

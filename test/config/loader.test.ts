@@ -98,7 +98,7 @@ describe('loadConfigFile', () => {
     const bad = await file('bad.yaml', 'input:\n  generate: {\n  mapping: [\n');
     await assert.rejects(loadConfigFile(bad, options), (err: unknown) => {
       assert.ok(err instanceof ConfigError);
-      assert.ok(err.message.startsWith(`${bad}: line `));
+      assert.ok(err.message.startsWith(`${bad}(`), err.message);
       assert.ok(!err.message.includes('\n'));
       assert.equal(err.file, bad);
       return true;
@@ -107,5 +107,90 @@ describe('loadConfigFile', () => {
 
   it('reports duplicate keys as a YAML error', () => {
     assert.throws(() => parseYaml('a: 1\na: 2\n'), /line \d+: Map keys must be unique/);
+  });
+});
+
+/** The message of the ConfigError that loading `text` as a config file throws. */
+async function loadError(name: string, text: string): Promise<{ path: string; message: string }> {
+  const path = await file(name, text);
+  try {
+    await loadConfigFile(path, options);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return { path, message: err.message };
+  }
+  throw new Error(`${name} loaded`);
+}
+
+describe('config file errors name their line and column, as lints do', () => {
+  it('a YAML syntax error: where the parser found it, not line 1', async () => {
+    const cases: [string, string, string][] = [
+      [
+        'unclosed.yaml',
+        'input:\n  generate:\n    count: [1\noutput:\n  drop: {}\n',
+        '(3,14) Flow sequence in block collection must be sufficiently indented and end with a ]',
+      ],
+      ['tab.yaml', 'input:\n\tstdin: {}\n', '(2,1) Tabs are not allowed as indentation'],
+      [
+        'duplicate.yaml',
+        'input:\n  stdin: {}\noutput:\n  drop: {}\ninput:\n  stdin: {}\n',
+        '(5,1) Map keys must be unique',
+      ],
+      [
+        'dupjson.json',
+        '{\n  "input": {"stdin": {}},\n  "output": {"drop": {}},\n  "output": {"drop": {}}\n}\n',
+        '(4,3) Map keys must be unique',
+      ],
+      ['flow.yaml', 'a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: {a: 1,, b: 2}\n', '(6,10) Unexpected , in flow map'],
+    ];
+    for (const [name, text, expected] of cases) {
+      const { path, message } = await loadError(name, text);
+      assert.equal(message, `${path}${expected}`);
+    }
+  });
+
+  it('a request body has no file: the error reads `line N: message`', () => {
+    assert.throws(
+      () => parseYaml('input:\n  generate:\n    count: [1\n'),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        err.message ===
+          'line 3: Flow sequence in block collection must be sufficiently indented and end with a ]' &&
+        err.line === 3,
+    );
+  });
+
+  it('values of the wrong type: all of them at once, each at its value', async () => {
+    const { path, message } = await loadError(
+      'types.yaml',
+      'input:\n  generate:\n    mapping: root = 1\n    count: "3"\n    batch_size: 1.5\npipeline:\n  threads: "2"\noutput:\n  drop: {}\n',
+    );
+    assert.deepEqual(message.split('\n'), [
+      `${path}(4,12) field count: expected int value, got string`,
+      `${path}(5,17) field batch_size: expected int value, got number`,
+      `${path}(7,12) field threads: expected int value, got string`,
+    ]);
+  });
+
+  it('a value the conversion cannot walk past still reports the problems found before it', async () => {
+    // The input fails on its type; the output has no known type, which ends the walk (lint,
+    // disabled here, would report that first).
+    const { path, message } = await loadError(
+      'stops.yaml',
+      '# NEKTON LINT DISABLE\ninput:\n  generate:\n    mapping: root = 1\n    count: "3"\noutput:\n  nope: {}\n',
+    );
+    assert.deepEqual(message.split('\n'), [
+      `${path}(5,12) field count: expected int value, got string`,
+      `${path}(7,3) unable to infer output type from candidates: [nope]`,
+    ]);
+    // A missing resource stops it too (what follows reads each resource's label).
+    const missing = await loadError(
+      'missing.yaml',
+      '# NEKTON LINT DISABLE\nhttp:\n  enabled: nope\ncache_resources:\n  - null\n',
+    );
+    assert.deepEqual(missing.message.split('\n'), [
+      `${missing.path}(3,12) field enabled: expected bool value, got string`,
+      `${missing.path}(5,5) field cache_resources is required`,
+    ]);
   });
 });

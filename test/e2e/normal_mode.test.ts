@@ -261,6 +261,24 @@ describe('normal mode', () => {
     assert.ok(lines.includes(`${bad}(6,1) field not_a_section not recognised`), lines.join('\n'));
   });
 
+  it('lint command reports YAML syntax errors and wrongly typed values in the same form', async () => {
+    const dir = tempDir();
+    const syntax = join(dir, 'syntax.yaml');
+    const types = join(dir, 'types.json');
+    writeFileSync(syntax, 'http: {enabled: false}\ninput:\n\tstdin: {}\n');
+    writeFileSync(
+      types,
+      '{\n  "input": {"generate": {"mapping": "root = 1", "count": "3"}},\n  "pipeline": {"threads": "2"}\n}\n',
+    );
+    const result = await runNekton(['lint', syntax, types]);
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout.trim().split('\n'), [
+      `${syntax}(3,1) Tabs are not allowed as indentation`,
+      `${types}(2,58) field count: expected int value, got string`,
+      `${types}(3,27) field threads: expected int value, got string`,
+    ]);
+  });
+
   it('lists components and prints its version', async () => {
     const list = await runNekton(['list', 'inputs']);
     assert.equal(list.code, 0);

@@ -234,6 +234,19 @@ describe('stream config bodies', () => {
     assert.ok(bulk.body.startsWith('Error: '), bulk.body);
   });
 
+  it('a YAML syntax error is a 400 naming its line in the body', async () => {
+    const dup = 'input:\n  generate:\n    mapping: root = 1\ninput:\n  stdin: {}\n';
+    const r = await send(svc, 'POST', '/streams/syntax', dup);
+    assert.equal(r.status, 400);
+    assert.equal(r.body, 'Error: line 4: Map keys must be unique\n');
+    const bulk = await send(svc, 'POST', '/streams', '{\n  "a": {\n    "input": [\n  }\n}\n');
+    assert.equal(bulk.status, 400);
+    assert.equal(
+      bulk.body,
+      'Error: line 3: Flow sequence in block collection must be sufficiently indented and end with a ]\n',
+    );
+  });
+
   it('a body nested too deeply for the parser is a 400 that says so, and the server keeps serving', async () => {
     for (const body of ['['.repeat(100_000) + ']'.repeat(100_000), `a:\n  ${'- '.repeat(50_000)}x`]) {
       const r = await send(svc, 'POST', '/streams/deep', body);

@@ -81,6 +81,12 @@ describe('dynamic output and input over HTTP (prefixing off)', () => {
     assert.equal((await send(svc, 'POST', '/post', 'still flowing')).status, 200);
   });
 
+  it('a body with a YAML syntax error names its line', async () => {
+    const r = await send(svc, 'POST', '/outputs/foo', 'label: x\ndrop: {}\n\tfile: {}\n');
+    assert.equal(r.status, 502);
+    assert.equal(r.body, 'Error: line 3: Tabs are not allowed as indentation\n');
+  });
+
   it('POST replaces a member: messages before go to the old output, after to the new one', async () => {
     const dir = tempDir();
     const [a, b] = [join(dir, 'a.txt'), join(dir, 'b.txt')];
