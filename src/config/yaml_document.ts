@@ -32,7 +32,9 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
   // end of the stack V8 can fail to compile a regular expression, which kills the process.
   const tooDeepAt = nestsTooDeeply(text);
   if (tooDeepAt > 0) throw tooDeep(file, tooDeepAt);
-  const options = { prettyErrors: false, strict: false };
+  // uniqueKeys off: the library compares every key of a map with every other one (a 4 MB body of
+  // 300,000 keys took minutes and blocked the server); checkStructure finds duplicates with a Set.
+  const options = { prettyErrors: false, strict: false, uniqueKeys: false };
   const doc =
     parseSimpleYaml(text, lines, options) ?? parseDocument(text, { ...options, lineCounter: lines });
   const error = doc.errors[0];
@@ -43,7 +45,7 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
     const problem = error.message.split('\n')[0]!;
     throw configErrorAt(Math.max(line, 1), Math.max(col, 1), problem, file);
   }
-  checkDepth(doc.contents, 0, lines, file);
+  checkStructure(doc.contents, 0, lines, file);
   return { doc, lines };
 }
 
@@ -108,17 +110,26 @@ function nestsTooDeeply(text: string): number {
   return 0;
 }
 
-function checkDepth(node: unknown, depth: number, lines: LineCounter, file?: string): void {
+/** Nesting within MAX_DEPTH, and no key twice in one map (in linear time). */
+function checkStructure(node: unknown, depth: number, lines: LineCounter, file?: string): void {
   if (!isCollection(node)) return;
   if (depth > MAX_DEPTH) throw tooDeep(file, lineOf(node, lines));
-  for (const item of node.items) {
-    if (isMap(node)) {
-      const pair = item as { value: unknown };
-      checkDepth(pair.value, depth + 1, lines, file);
-    } else {
-      checkDepth(item, depth + 1, lines, file);
+  if (isMap(node)) {
+    const seen = new Set<unknown>();
+    for (const pair of node.items) {
+      const key = pair.key;
+      if (isScalar(key) && key.value !== '<<') {
+        if (seen.has(key.value)) {
+          const at = positionOf(key, lines) ?? { line: 1, col: 1 };
+          throw configErrorAt(at.line, at.col, 'Map keys must be unique', file);
+        }
+        seen.add(key.value);
+      }
+      checkStructure(pair.value, depth + 1, lines, file);
     }
+    return;
   }
+  for (const item of node.items) checkStructure(item, depth + 1, lines, file);
 }
 
 /** A 1-based line and column in the config text. */
