@@ -96,6 +96,14 @@ export class Stream {
     }
   }
 
+  /** Releases a stream that was built but never run (a config checked before an update). */
+  async dispose(): Promise<void> {
+    this.abort.abort(STOPPED);
+    await this.input.close().catch(() => undefined);
+    await this.closeRest();
+    this.markEnded();
+  }
+
   /** Starts consuming; the promise settles when the stream has finished (by itself or stopped). */
   run(): Promise<void> {
     if (!this.runPromise) this.runPromise = this.consume();

@@ -2,10 +2,16 @@
 // at runtime. Operations on one id run one at a time; different ids never wait for each other.
 import type { Logger } from 'pino';
 import type { StreamConfig } from '../config/service_config.js';
-import { ComponentBuilder, type EngineEnv, type MetricsProvider } from '../engine/builder.js';
+import {
+  ComponentBuilder,
+  type EndpointRegistrar,
+  type EngineEnv,
+  type MetricsProvider,
+} from '../engine/builder.js';
 import type { Resources } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import type { InprocBus } from '../engine/inproc.js';
+import { noopMetrics } from '../engine/noop_metrics.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceKind } from '../engine/resources.js';
 import { stopController } from '../engine/stop_signal.js';
@@ -47,6 +53,9 @@ export interface StreamDefinition {
 }
 
 const DEFAULT_STOP_TIMEOUT_MS = 20_000;
+
+/** Where a config checked before an update registers its endpoints: nowhere. */
+const DISCARDING_ENDPOINTS: EndpointRegistrar = { register: () => undefined };
 
 export class StreamManager {
   private readonly streams = new Map<string, ManagedStream>();
@@ -105,21 +114,16 @@ export class StreamManager {
   }
 
   /**
-   * Stops the old instance, then starts the new config. If that fails the previous config is started
-   * again and the error is thrown (decision 2); the id stays readable throughout.
+   * Builds the new config aside first: one that does not build leaves the running stream untouched
+   * (decision 2). Then stops the old instance and starts the new config; if that still fails, the
+   * previous config is started again and the error is thrown. The id stays readable throughout.
    */
   update(id: string, definition: StreamDefinition, stopTimeoutMs?: number): Promise<void> {
     return this.locks.run(id, async () => {
       this.assertOpen();
       const current = this.streams.get(id);
       if (!current) throw new StreamNotFoundError(id);
-      await this.stopInstance(current, stopTimeoutMs);
-      try {
-        this.streams.set(id, await this.start(id, definition));
-      } catch (err) {
-        await this.restore(current);
-        throw new StreamBuildError(`${errorMessage(err)} (the previous config was restarted)`);
-      }
+      await this.replace(current, definition, stopTimeoutMs);
     });
   }
 
@@ -134,14 +138,50 @@ export class StreamManager {
       const current = this.streams.get(id);
       if (!current) throw new StreamNotFoundError(id);
       const definition = await derive(current.raw);
-      await this.stopInstance(current, stopTimeoutMs);
-      try {
-        this.streams.set(id, await this.start(id, definition));
-      } catch (err) {
-        await this.restore(current);
-        throw new StreamBuildError(`${errorMessage(err)} (the previous config was restarted)`);
-      }
+      await this.replace(current, definition, stopTimeoutMs);
     });
+  }
+
+  private async replace(
+    current: ManagedStream,
+    definition: StreamDefinition,
+    stopTimeoutMs: number | undefined,
+  ): Promise<void> {
+    await this.checkBuilds(current.id, definition);
+    await this.stopInstance(current, stopTimeoutMs);
+    try {
+      this.streams.set(current.id, await this.start(current.id, definition));
+    } catch (err) {
+      await this.restore(current);
+      throw new StreamBuildError(`${errorMessage(err)} (the previous config was restarted)`);
+    }
+  }
+
+  /**
+   * Builds a config without running it or registering anything (endpoints are accepted and
+   * dropped, metrics go nowhere), then releases it: what cannot be built (a missing resource, a bad
+   * mapping, an unknown driver) fails here, while the running stream goes on.
+   */
+  private async checkBuilds(id: string, definition: StreamDefinition): Promise<void> {
+    const abort = stopController();
+    const env: EngineEnv = {
+      registry: this.options.registry,
+      logger: this.options.logger,
+      metrics: noopMetrics,
+      resources: this.options.resources,
+      inproc: this.options.inproc,
+      endpoints: DISCARDING_ENDPOINTS,
+      streamId: id,
+      signal: abort.signal,
+      baseDir: this.options.baseDir,
+    };
+    let stream: Stream;
+    try {
+      stream = await Stream.build(definition.config, new ComponentBuilder(env), this.options.logger, abort);
+    } catch (err) {
+      throw new StreamBuildError(`${errorMessage(err)} (the running stream was left as it was)`);
+    }
+    await stream.dispose();
   }
 
   delete(id: string, stopTimeoutMs?: number): Promise<void> {

@@ -80,12 +80,17 @@ describe('stream lifecycle, readiness and stats', () => {
 
   it('34: a PUT that fails construction keeps the previous config running (decision 2)', async () => {
     assert.equal((await send(svc, 'POST', '/streams/foo', H_JSON)).status, 200);
+    await new Promise((r) => setTimeout(r, 200));
+    const before = (await get('foo')).uptime as number;
     const r = await send(svc, 'PUT', '/streams/foo?chilled=true', JSON.stringify(MISSING_CACHE_PROCESSOR));
     assert.equal(r.status, 502);
     assert.ok(r.body.startsWith('Error: '), r.body);
+    assert.match(r.body, /the running stream was left as it was/);
     const d = await get('foo');
     assert.equal(d.active, true);
     assert.deepEqual(d.config, H);
+    // Built aside and refused: the running instance was never stopped (a restart resets uptime).
+    assert.ok((d.uptime as number) >= before, `uptime ${d.uptime} < ${before}`);
     const patch = await send(
       svc,
       'PATCH',
