@@ -1,7 +1,7 @@
 // Builds components from their normalised configs: looks the spec up, hands the factory a
 // BuildContext, and wraps the result with metrics and the component-level processors.
 import type { Logger } from 'pino';
-import { BloblangParseError, parseInterpolation, parseMapping } from '../bloblang/index.js';
+import { parseInterpolation, parseMapping } from '../bloblang/index.js';
 import { parseDurationMs } from '../config/duration.js';
 import { type SchemaProvider, schemaProvider } from '../config/schema.js';
 import type { ComponentKind } from '../config/spec.js';
@@ -187,15 +187,14 @@ export class ComponentBuilder {
   }
 }
 
+/**
+ * `root.input.generate.mapping: line 1 char 8: ...`. A component whose whole config is the field
+ * (`bloblang: 'root = ...'`) is named once; a parse error's message already starts with its position.
+ */
 function fieldError(cc: ComponentConfig, fieldName: string, err: unknown): ConfigError {
-  if (err instanceof BloblangParseError) {
-    return new ConfigError(
-      `${cc.path}.${cc.type}.${fieldName}: line ${err.line} char ${err.column}: ${err.message}`,
-    );
-  }
-  return new ConfigError(
-    `${cc.path}.${cc.type}.${fieldName}: ${err instanceof Error ? err.message : String(err)}`,
-  );
+  const where =
+    fieldName && fieldName !== cc.type ? `${cc.path}.${cc.type}.${fieldName}` : `${cc.path}.${cc.type}`;
+  return new ConfigError(`${where}: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 function isNoopPolicyConfig(config: BatchPolicyConfig): boolean {
