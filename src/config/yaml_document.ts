@@ -42,7 +42,9 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
   if (error) {
     // With prettyErrors off the error has no linePos; its offset and the line table give it.
     const { line, col } = lines.linePos(errorOffset(text, error));
-    const problem = error.message.split('\n')[0]!;
+    const problem = /multiple documents/.test(error.message)
+      ? 'a config is one YAML document: found a second one (a line "---" or "...")'
+      : error.message.split('\n')[0]!;
     throw configErrorAt(Math.max(line, 1), Math.max(col, 1), problem, file);
   }
   checkStructure(doc.contents, 0, lines, file);

@@ -105,6 +105,14 @@ describe('loadConfigFile', () => {
     });
   });
 
+  it('refuses a second YAML document in plain words', () => {
+    assert.throws(
+      () => parseYaml('input:\n  stdin: {}\n---\noutput:\n  drop: {}\n'),
+      (err: Error) =>
+        /line 3: a config is one YAML document/.test(err.message) && !/parseAllDocuments/.test(err.message),
+    );
+  });
+
   it('reports duplicate keys as a YAML error', () => {
     assert.throws(() => parseYaml('a: 1\na: 2\n'), /line \d+: Map keys must be unique/);
     assert.throws(() => parseYaml('x:\n  a: 1\n  b: 2\n  a: 3\n'), /line 4: Map keys must be unique/);
