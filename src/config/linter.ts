@@ -11,6 +11,7 @@ import {
   type Node,
   type Pair,
   Scalar,
+  type YAMLMap,
 } from 'yaml';
 import { type BloblangChecker, bloblangChecker } from './bloblang_check.js';
 import { inferComponentType } from './infer_type.js';
@@ -146,7 +147,7 @@ export class ConfigLinter {
   component(kind: ConfigKind, input: Node | null): void {
     const node = this.resolve(input);
     if (!node || !isMap(node) || node.items.length === 0) return;
-    const pairs = node.items as Pair<Node, Node | null>[];
+    const pairs = this.mergedPairs(node);
     const keys: string[] = [];
     let explicit = '';
     for (const pair of pairs) {
@@ -193,6 +194,29 @@ export class ConfigLinter {
     }
     const settings = own?.value ?? pairs.find((p) => keyName(p) === 'plugin')?.value ?? null;
     this.componentHook(schema, settings, own?.value ?? node);
+  }
+
+  /** A map's pairs with YAML merge keys (`<<: *a`, `<<: [*a, *b]`) expanded; its own keys win. */
+  private mergedPairs(node: YAMLMap, depth = 0): Pair<Node, Node | null>[] {
+    const items = node.items as Pair<Node, Node | null>[];
+    const out = items.filter((p) => keyName(p) !== '<<');
+    if (out.length === items.length || depth > 20) return out;
+    const present = new Set(out.map(keyName));
+    for (const pair of items) {
+      if (keyName(pair) !== '<<') continue;
+      const sources = isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value];
+      for (const source of sources) {
+        const merged = this.resolve(source);
+        if (!merged || !isMap(merged)) continue;
+        for (const inner of this.mergedPairs(merged, depth + 1)) {
+          const key = keyName(inner);
+          if (present.has(key)) continue;
+          present.add(key);
+          out.push(inner);
+        }
+      }
+    }
+    return out;
   }
 
   private componentHook(schema: ComponentSchema, settings: Node | null, at: Node | null): void {
@@ -296,7 +320,10 @@ export class ConfigLinter {
 }
 
 function keyName(pair: Pair<unknown, unknown>): string {
-  return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+  if (!isScalar(pair.key)) return String(pair.key);
+  const value = pair.key.value;
+  // With merge keys on, the parser gives `<<` as a symbol.
+  return typeof value === 'symbol' ? (value.description ?? '') : String(value);
 }
 
 /** `%v` of a decoded YAML scalar as Go prints it. */

@@ -34,7 +34,8 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
   if (tooDeepAt > 0) throw tooDeep(file, tooDeepAt);
   // uniqueKeys off: the library compares every key of a map with every other one (a 4 MB body of
   // 300,000 keys took minutes and blocked the server); checkStructure finds duplicates with a Set.
-  const options = { prettyErrors: false, strict: false, uniqueKeys: false };
+  // merge: `<<: *anchor` merge keys, as Benthos (yaml.v3) reads them.
+  const options = { prettyErrors: false, strict: false, uniqueKeys: false, merge: true };
   const doc =
     parseSimpleYaml(text, lines, options) ?? parseDocument(text, { ...options, lineCounter: lines });
   const error = doc.errors[0];
@@ -120,7 +121,7 @@ function checkStructure(node: unknown, depth: number, lines: LineCounter, file?:
     const seen = new Set<unknown>();
     for (const pair of node.items) {
       const key = pair.key;
-      if (isScalar(key) && key.value !== '<<') {
+      if (isScalar(key) && typeof key.value !== 'symbol' && key.value !== '<<') {
         if (seen.has(key.value)) {
           const at = positionOf(key, lines) ?? { line: 1, col: 1 };
           throw configErrorAt(at.line, at.col, 'Map keys must be unique', file);

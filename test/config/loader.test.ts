@@ -65,6 +65,24 @@ describe('loadConfigFile', () => {
     ]);
   });
 
+  it('expands YAML merge keys, as Benthos does: a component made of `<<: *anchor` lints and loads', async () => {
+    const path = await file(
+      'merge.yaml',
+      'input:\n  generate:\n    mapping: root = 1\npipeline:\n  processors:\n    - &up\n      mapping: root = content().uppercase()\n    - <<: *up\n    - <<: *up\n      label: third\noutput:\n  drop: {}\n',
+    );
+    const loaded = await loadConfigFile(path, options);
+    assert.deepEqual(loaded.lints, []);
+    const processors = loaded.config.stream!.pipeline.processors;
+    assert.deepEqual(
+      processors.map((p) => [p.type, p.label]),
+      [
+        ['mapping', ''],
+        ['mapping', ''],
+        ['mapping', 'third'],
+      ],
+    );
+  });
+
   it('reports missing variables as a (1,1) lint and still loads', async () => {
     const path = await file(
       'missing.yaml',
