@@ -12,6 +12,7 @@ import { Stream } from '../engine/stream.js';
 import { sendText } from '../http/respond.js';
 import { HttpServer } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
+import { inSource, inSourceSync } from './config_source.js';
 import { buildResources, type LoadedService, shutdownOnSignals } from './service.js';
 import { guardAgainstStall } from './stall_guard.js';
 
@@ -20,12 +21,17 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   if (!config.stream) throw new Error('the config has no stream sections');
   const logger = createLogger(loaded.logLevel ? { ...config.logger, level: loaded.logLevel } : config.logger);
   const metrics = createMetricsRegistry({ type: config.metrics.type, exported: config.http.enabled });
-  const http = new HttpServer({
-    config: config.http,
-    metricsHandler: metrics.handler,
-    sanitisedConfig: () => loaded.sanitised,
-    logger,
-  });
+  const { source } = loaded;
+  const http = inSourceSync(
+    source,
+    () =>
+      new HttpServer({
+        config: config.http,
+        metricsHandler: metrics.handler,
+        sanitisedConfig: () => loaded.sanitised,
+        logger,
+      }),
+  );
   const resources = new ResourceManager();
   const abort = stopController();
   const env: EngineEnv = {
@@ -38,8 +44,13 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
     signal: abort.signal,
     baseDir: loaded.baseDir,
   };
-  await buildResources(config, new ComponentBuilder(env), resources);
-  const stream = await Stream.build(config.stream, new ComponentBuilder(env), logger, abort);
+  await inSource(source, () => buildResources(config, new ComponentBuilder(env), resources));
+  for (const file of loaded.resourceFiles)
+    await inSource(file.source, () => buildResources(file.config, new ComponentBuilder(env), resources));
+  const streamConfig = config.stream;
+  const stream = await inSource(source, () =>
+    Stream.build(streamConfig, new ComponentBuilder(env), logger, abort),
+  );
   registerReady(http, stream);
   await http.listen();
   const bound = http.address();
@@ -53,7 +64,9 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
     logger,
     () => `${stream.transactionsInFlight} transactions are in flight`,
   );
-  await stream.run();
+  // Some components finish building on first use (an output's batch policy): a bad value there
+  // is still the config's fault.
+  await inSource(source, () => stream.run());
   stopStallGuard();
   stopOnSignal.dispose();
   await finish(logger, resources, http);

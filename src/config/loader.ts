@@ -10,7 +10,7 @@ import { lintServiceConfig, lintStreamConfig } from './lint_config.js';
 import type { SchemaProvider } from './schema.js';
 import { type ServiceConfig, type StreamConfig, toServiceConfig, toStreamConfig } from './service_config.js';
 import { applySetOverrides, parseSetOverride } from './set_overrides.js';
-import { buildLineIndex, type ParsedYaml, parseYaml, yamlToValue } from './yaml_document.js';
+import { buildLineIndex, type LineIndex, type ParsedYaml, parseYaml, yamlToValue } from './yaml_document.js';
 
 export interface LoadOptions {
   provider: SchemaProvider;
@@ -29,6 +29,8 @@ export interface LoadedConfig<C> {
   lints: string[];
   /** The document as written (after env interpolation and --set). */
   raw: unknown;
+  /** Line of each path in the document, for errors found after loading. */
+  lines: LineIndex;
 }
 
 const LINT_DISABLE = /^# (BENTHOS|NEKTON) LINT DISABLE/;
@@ -116,7 +118,7 @@ export async function loadConfigFile(
       { withStreamSections: options.withStreamSections },
     ),
   );
-  return { config, raw, lints };
+  return { config, raw, lints, lines };
 }
 
 /** A streams-mode stream file: stream sections plus an allowed `tests` section. */
@@ -132,5 +134,5 @@ export async function loadStreamFile(
   const raw = withFile(path, () => yamlToValue(parsed));
   const lines = buildLineIndex(parsed);
   const config = convert(path, lints, () => toStreamConfig(raw, { provider: options.provider, lines }));
-  return { config, raw, lints };
+  return { config, raw, lints, lines };
 }
