@@ -1,5 +1,6 @@
 // Normal mode: one stream from a config file, with the service-wide HTTP server, until the input
-// is exhausted (exit 0) or a signal stops it.
+// is exhausted (exit 0) or a signal stops it (exit 0 when everything in flight was delivered,
+// 1 when the stop had to nack messages to their source).
 import type { Logger } from 'pino';
 import { registry } from '../components/registry.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
@@ -70,7 +71,17 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   stopStallGuard();
   stopOnSignal.dispose();
   await finish(logger, resources, http);
-  return stopOnSignal.stdoutClosed ? STDOUT_CLOSED_EXIT_STATUS : 0;
+  if (stopOnSignal.stdoutClosed) return STDOUT_CLOSED_EXIT_STATUS;
+  return exitStatusAfterStop(logger, stream.nackedAtStop);
+}
+
+/** As Benthos exits non-zero when its stream does not close cleanly within shutdown_timeout. */
+function exitStatusAfterStop(logger: Logger, nacked: number): number {
+  if (nacked === 0) return 0;
+  logger.error(
+    `${nacked} transactions were still in flight when shutdown_timeout ran out: their messages were not delivered and were nacked to their source`,
+  );
+  return 1;
 }
 
 function registerReady(http: HttpServer, stream: Stream): void {
