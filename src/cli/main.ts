@@ -1,6 +1,7 @@
 // The `nekton` command line: argv -> one of run (normal mode), streams, lint, list, blobl, docs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../engine/errors.js';
+import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
 import { buildInfo } from '../http/version.js';
 
 /** Options every command understands (also accepted before the subcommand, as Benthos allows). */
@@ -58,9 +59,14 @@ export function buildProgram(): Command {
     .option('-r, --resources <glob>', 'load resources from extra config files (repeatable)', collect, [])
     .option('--chilled', 'run even when the config has lint errors', false)
     .addOption(
-      new Option('--log.level <level>', 'override the log level: off, error, warn, info, debug, trace'),
+      new Option(
+        '--log.level <level>',
+        'override the log level: off, error, warn, info, debug, trace',
+      ).argParser(parseLogLevel),
     )
     .action(async (_opts, command: Command) => {
+      // With an action of its own, commander takes a mistyped subcommand for an argument.
+      if (command.args.length > 0) command.error(`error: unknown command '${command.args[0]}'`);
       const options = globalOptions(command);
       if (!options.config) {
         program.help();
@@ -153,7 +159,17 @@ export function buildProgram(): Command {
       process.exitCode = await writeComponentDocs(dir ?? 'docs/components');
     });
 
+  // Set last: subcommands copy this setting from the program when they are added.
+  program.allowExcessArguments(true);
   return program;
+}
+
+/** `--log.level` takes the names `logger.level` does; anything else is refused, not ignored. */
+function parseLogLevel(level: string): string {
+  if (!isLogLevel(level)) {
+    throw new InvalidArgumentError(`expected one of ${LOG_LEVEL_NAMES.join(', ')}`);
+  }
+  return level;
 }
 
 /** `1048576`, `512KiB`, `10MiB`: a whole number of bytes. */

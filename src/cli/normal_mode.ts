@@ -1,5 +1,6 @@
 // Normal mode: one stream from a config file, with the service-wide HTTP server, until the input
-// is exhausted (exit 0) or a signal stops it.
+// is exhausted (exit 0) or a signal stops it (exit 0 when everything in flight was delivered,
+// 1 when the stop had to nack messages to their source).
 import type { Logger } from 'pino';
 import { registry } from '../components/registry.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
@@ -12,6 +13,7 @@ import { Stream } from '../engine/stream.js';
 import { sendText } from '../http/respond.js';
 import { HttpServer } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
+import { inSource, inSourceSync } from './config_source.js';
 import { buildResources, type LoadedService, shutdownOnSignals } from './service.js';
 import { guardAgainstStall } from './stall_guard.js';
 
@@ -20,12 +22,17 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   if (!config.stream) throw new Error('the config has no stream sections');
   const logger = createLogger(loaded.logLevel ? { ...config.logger, level: loaded.logLevel } : config.logger);
   const metrics = createMetricsRegistry({ type: config.metrics.type, exported: config.http.enabled });
-  const http = new HttpServer({
-    config: config.http,
-    metricsHandler: metrics.handler,
-    sanitisedConfig: () => loaded.sanitised,
-    logger,
-  });
+  const { source } = loaded;
+  const http = inSourceSync(
+    source,
+    () =>
+      new HttpServer({
+        config: config.http,
+        metricsHandler: metrics.handler,
+        sanitisedConfig: () => loaded.sanitised,
+        logger,
+      }),
+  );
   const resources = new ResourceManager();
   const abort = stopController();
   const env: EngineEnv = {
@@ -38,8 +45,13 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
     signal: abort.signal,
     baseDir: loaded.baseDir,
   };
-  await buildResources(config, new ComponentBuilder(env), resources);
-  const stream = await Stream.build(config.stream, new ComponentBuilder(env), logger, abort);
+  await inSource(source, () => buildResources(config, new ComponentBuilder(env), resources));
+  for (const file of loaded.resourceFiles)
+    await inSource(file.source, () => buildResources(file.config, new ComponentBuilder(env), resources));
+  const streamConfig = config.stream;
+  const stream = await inSource(source, () =>
+    Stream.build(streamConfig, new ComponentBuilder(env), logger, abort),
+  );
   registerReady(http, stream);
   await http.listen();
   const bound = http.address();
@@ -53,11 +65,23 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
     logger,
     () => `${stream.transactionsInFlight} transactions are in flight`,
   );
-  await stream.run();
+  // Some components finish building on first use (an output's batch policy): a bad value there
+  // is still the config's fault.
+  await inSource(source, () => stream.run());
   stopStallGuard();
   stopOnSignal.dispose();
   await finish(logger, resources, http);
-  return stopOnSignal.stdoutClosed ? STDOUT_CLOSED_EXIT_STATUS : 0;
+  if (stopOnSignal.stdoutClosed) return STDOUT_CLOSED_EXIT_STATUS;
+  return exitStatusAfterStop(logger, stream.nackedAtStop);
+}
+
+/** As Benthos exits non-zero when its stream does not close cleanly within shutdown_timeout. */
+function exitStatusAfterStop(logger: Logger, nacked: number): number {
+  if (nacked === 0) return 0;
+  logger.error(
+    `${nacked} transactions were still in flight when shutdown_timeout ran out: their messages were not delivered and were nacked to their source`,
+  );
+  return 1;
 }
 
 function registerReady(http: HttpServer, stream: Stream): void {

@@ -6,9 +6,15 @@ import type { ComponentBuilder } from '../engine/builder.js';
 import type { ComponentConfig } from '../engine/context.js';
 import type { ResourceKind, ResourceManager } from '../engine/resources.js';
 import { onStdoutClosed } from '../engine/stdout_closed.js';
+import type { ConfigSource } from './config_source.js';
+import type { ResourceFile } from './resource_files.js';
 
 export interface LoadedService {
   config: ServiceConfig;
+  /** The main config file, for errors found while building its components. */
+  source: ConfigSource;
+  /** `-r` files: their resources are built after the main file's. */
+  resourceFiles: ResourceFile[];
   /** The config with secrets scrubbed, for the debug endpoints. */
   sanitised: unknown;
   /** Directory of the config file: relative imports resolve against it. */

@@ -12,7 +12,7 @@ import type { SchemaProvider } from './schema.js';
 import { type ServiceConfig, type StreamConfig, toServiceConfig, toStreamConfig } from './service_config.js';
 import { applySetOverrides, parseSetOverride } from './set_overrides.js';
 import { normaliseAll } from './value_problems.js';
-import { buildLineIndex, type ParsedYaml, parseYaml, yamlToValue } from './yaml_document.js';
+import { buildLineIndex, type LineIndex, type ParsedYaml, parseYaml, yamlToValue } from './yaml_document.js';
 
 export interface LoadOptions {
   provider: SchemaProvider;
@@ -31,6 +31,8 @@ export interface LoadedConfig<C> {
   lints: string[];
   /** The document as written (after env interpolation and --set). */
   raw: unknown;
+  /** Line of each path in the document, for errors found after loading. */
+  lines: LineIndex;
 }
 
 const LINT_DISABLE = /^# (BENTHOS|NEKTON) LINT DISABLE/;
@@ -116,7 +118,7 @@ export async function loadConfigFile(
       toServiceConfig(raw, ctx, { withStreamSections: options.withStreamSections }),
     ),
   );
-  return { config, raw, lints };
+  return { config, raw, lints, lines };
 }
 
 /** A streams-mode stream file: stream sections plus an allowed `tests` section. */
@@ -134,5 +136,5 @@ export async function loadStreamFile(
   const config = convert(path, lints, () =>
     normaliseAll({ provider: options.provider, lines }, (ctx) => toStreamConfig(raw, ctx)),
   );
-  return { config, raw, lints };
+  return { config, raw, lints, lines };
 }

@@ -2,7 +2,7 @@
 // BuildContext, and wraps the result with metrics and the component-level processors.
 import type { Logger } from 'pino';
 import { parseInterpolation, parseMapping } from '../bloblang/index.js';
-import { parseDurationMs } from '../config/duration.js';
+import { DurationError, parseDurationMs } from '../config/duration.js';
 import { type SchemaProvider, schemaProvider } from '../config/schema.js';
 import type { ComponentKind } from '../config/spec.js';
 import type { Batch } from '../message/message.js';
@@ -18,7 +18,7 @@ import type {
   RateLimit,
 } from './component.js';
 import type { BuildContext, ComponentConfig, EndpointHandler, MetricsScope, Resources } from './context.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, FieldValueError } from './errors.js';
 import { writeGroupTo } from './group_write.js';
 import type { InprocBus } from './inproc.js';
 import { ReaderInput } from './input_wrapper.js';
@@ -64,7 +64,7 @@ export class ComponentBuilder {
 
   async buildInput(cc: ComponentConfig): Promise<Input> {
     const ctx = this.context(cc);
-    const built = await this.spec('input', cc).build(cc.config, ctx);
+    const built = await placeFieldErrors(cc, () => this.spec('input', cc).build(cc.config, ctx));
     const input = isInput(built) ? built : ctx.wrapReader(built as InputReader);
     if (cc.processors.length === 0) return input;
     return new ProcessedInput(input, await this.buildProcessors(cc.processors));
@@ -72,7 +72,7 @@ export class ComponentBuilder {
 
   async buildOutput(cc: ComponentConfig): Promise<Output> {
     const ctx = this.context(cc);
-    const built = await this.spec('output', cc).build(cc.config, ctx);
+    const built = await placeFieldErrors(cc, () => this.spec('output', cc).build(cc.config, ctx));
     const output = isOutput(built) ? built : ctx.wrapWriter(built as OutputWriter);
     if (cc.processors.length === 0) return output;
     return new ProcessedOutput(output, await this.buildProcessors(cc.processors));
@@ -80,7 +80,9 @@ export class ComponentBuilder {
 
   async buildProcessor(cc: ComponentConfig): Promise<Processor> {
     const ctx = this.context(cc);
-    const built = (await this.spec('processor', cc).build(cc.config, ctx)) as Processor;
+    const built = (await placeFieldErrors(cc, () =>
+      this.spec('processor', cc).build(cc.config, ctx),
+    )) as Processor;
     return new ObservedProcessor(built, ctx.metrics);
   }
 
@@ -91,15 +93,18 @@ export class ComponentBuilder {
   }
 
   async buildCache(cc: ComponentConfig): Promise<Cache> {
-    return (await this.spec('cache', cc).build(cc.config, this.context(cc))) as Cache;
+    const ctx = this.context(cc);
+    return (await placeFieldErrors(cc, () => this.spec('cache', cc).build(cc.config, ctx))) as Cache;
   }
 
   async buildRateLimit(cc: ComponentConfig): Promise<RateLimit> {
-    return (await this.spec('rate_limit', cc).build(cc.config, this.context(cc))) as RateLimit;
+    const ctx = this.context(cc);
+    return (await placeFieldErrors(cc, () => this.spec('rate_limit', cc).build(cc.config, ctx))) as RateLimit;
   }
 
   async buildBuffer(cc: ComponentConfig): Promise<unknown> {
-    return this.spec('buffer', cc).build(cc.config, this.context(cc));
+    const ctx = this.context(cc);
+    return placeFieldErrors(cc, () => this.spec('buffer', cc).build(cc.config, ctx));
   }
 
   async buildBatchPolicy(config: BatchPolicyConfig, ctx: BuildContext): Promise<BatchPolicy> {
@@ -107,7 +112,7 @@ export class ComponentBuilder {
     return {
       count: config.count,
       byteSize: config.byte_size,
-      periodMs: config.period ? parseDurationMs(config.period) : 0,
+      periodMs: config.period ? batchPeriodMs(config.period) : 0,
       check: config.check ? ctx.mapping(config.check, 'batching.check') : null,
       processors,
     };
@@ -146,7 +151,7 @@ export class ComponentBuilder {
       buildProcessor: (c) => this.buildProcessor(c),
       buildCache: (c) => this.buildCache(c),
       buildRateLimit: (c) => this.buildRateLimit(c),
-      buildBatchPolicy: (config) => this.buildBatchPolicy(config, ctx),
+      buildBatchPolicy: (config) => placeFieldErrors(cc, () => this.buildBatchPolicy(config, ctx)),
       wrapReader: (reader, options) =>
         new ReaderInput(
           reader,
@@ -159,7 +164,7 @@ export class ComponentBuilder {
         if (!batching || isNoopPolicyConfig(batching))
           return new WriterOutput(writer, id, options?.maxInFlight);
         return new LazyPolicyOutput(
-          this.buildBatchPolicy(batching, ctx),
+          placeFieldErrors(cc, () => this.buildBatchPolicy(batching, ctx)),
           (policy) => new WriterOutput(writer, id, options?.maxInFlight, policy),
         );
       },
@@ -184,6 +189,29 @@ export class ComponentBuilder {
       },
     };
     return ctx;
+  }
+}
+
+/**
+ * Runs a component's build; a FieldValueError from it (or from a helper it called) gets the
+ * component's config path, so `timeout: time: invalid duration "x"` says which `timeout`.
+ */
+async function placeFieldErrors<T>(cc: ComponentConfig, build: () => T | Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (err) {
+    if (!(err instanceof FieldValueError)) throw err;
+    const at = cc.path.replace(/^root\.?/, '');
+    throw err.under(at ? `${at}.${cc.type}` : cc.type);
+  }
+}
+
+function batchPeriodMs(period: string): number {
+  try {
+    return parseDurationMs(period);
+  } catch (err) {
+    if (err instanceof DurationError) throw new FieldValueError('batching.period', err.message);
+    throw err;
   }
 }
 

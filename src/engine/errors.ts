@@ -21,6 +21,28 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A field whose value cannot be used (say, not a duration). `field` is relative to its component
+ * until the builder places it under the component's path (`placed`), so the message can say where
+ * in the config the value sits.
+ */
+export class FieldValueError extends ConfigError {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly placed = false,
+  ) {
+    super(`${field}: ${reason}`);
+    this.name = 'FieldValueError';
+  }
+
+  /** The same error with `prefix.` before the field; an error already placed stays as it is. */
+  under(prefix: string): FieldValueError {
+    if (this.placed) return this;
+    return new FieldValueError(prefix ? `${prefix}.${this.field}` : this.field, this.reason, true);
+  }
+}
+
 /** Deliberately refused by an output (`reject`); the batch is nacked, not retried forever. */
 export class RejectedError extends Error {}
 

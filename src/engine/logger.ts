@@ -1,5 +1,6 @@
 // The process logger: pino, writing Benthos-style logfmt (default) or JSON lines to stderr.
 import { type Logger, type LoggerOptions, pino } from 'pino';
+import { PINO_LEVELS } from './log_levels.js';
 
 export interface LoggerConfig {
   level: string;
@@ -18,21 +19,8 @@ export const DEFAULT_LOGGER_CONFIG: LoggerConfig = {
   static_fields: { '@service': 'nekton' },
 };
 
-const LEVELS: Record<string, string> = {
-  off: 'silent',
-  none: 'silent',
-  fatal: 'fatal',
-  error: 'error',
-  warn: 'warn',
-  warning: 'warn',
-  info: 'info',
-  debug: 'debug',
-  trace: 'trace',
-  all: 'trace',
-};
-
 export function pinoLevel(level: string): string {
-  return LEVELS[level.toLowerCase()] ?? 'info';
+  return PINO_LEVELS[level.toLowerCase()] ?? 'info';
 }
 
 const LEVEL_NAMES: Record<number, string> = {

@@ -42,6 +42,12 @@ export class Stream {
   get transactionsInFlight(): number {
     return this.pending.size;
   }
+
+  /** Transactions the stop nacked because they had not finished within its timeout (0 if none). */
+  get nackedAtStop(): number {
+    return this.nackedByStop;
+  }
+  private nackedByStop = 0;
   private readonly slots = new OrderedSlots(MAX_PENDING_TRANSACTIONS);
   private readonly settledWaiters: Array<() => void> = [];
   private stopping = false;
@@ -150,6 +156,7 @@ export class Stream {
     if (graceful > 0) await withTimeout(drained, graceful);
     if (this.pending.size > 0) {
       this.logger.warn(`stopping with ${this.pending.size} transactions in flight: nacking them`);
+      this.nackedByStop = this.pending.size;
       for (const p of [...this.pending]) this.settle(p, new Error('stream stopped before delivery'));
     }
     this.abort.abort(STOPPED);

@@ -1,6 +1,6 @@
 // The `http` section of the service config, its defaults and the checks run before the server starts.
 import { parseDurationMs } from '../config/duration.js';
-import { ConfigError } from '../engine/errors.js';
+import { ConfigError, FieldValueError } from '../engine/errors.js';
 
 export type BasicAuthAlgorithm = 'md5' | 'sha256' | 'bcrypt' | 'scrypt';
 
@@ -109,9 +109,9 @@ export function timeoutMs(config: HttpConfig, name: 'read_header_timeout' | 'rea
   try {
     ms = parseDurationMs(config[name]);
   } catch (err) {
-    throw new ConfigError(`http.${name}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new FieldValueError(`http.${name}`, err instanceof Error ? err.message : String(err), true);
   }
-  if (ms < 0) throw new ConfigError(`http.${name}: must not be negative`);
+  if (ms < 0) throw new FieldValueError(`http.${name}`, 'must not be negative', true);
   return ms;
 }
 

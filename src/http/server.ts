@@ -20,6 +20,7 @@ import {
 import { type CorsLayer, createCorsLayer } from './cors.js';
 import { registerDebugEndpoints, type SanitisedConfigSource } from './debug-endpoints.js';
 import { HttpError } from './http-error.js';
+import { listenError } from './listen_error.js';
 import { sendError } from './respond.js';
 import { Router } from './router.js';
 import { markUpgrade } from './upgrade.js';
@@ -150,7 +151,7 @@ export class HttpServer {
     server.keepAliveTimeout = this.timeouts.keepAliveMs;
     const { host, port } = this.listenAddress;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (err) => reject(listenError(err, this.config.address)));
       server.listen({ host, port }, () => {
         server.off('error', reject);
         resolve();

@@ -2,6 +2,7 @@
 // stream ones. Without a file the defaults apply (with any `--set` overrides).
 import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import type { ConfigSource } from '../cli/config_source.js';
 import { formatFileLint } from '../config/lint.js';
 import { lintServiceConfig } from '../config/lint_config.js';
 import { loadConfigFile } from '../config/loader.js';
@@ -19,6 +20,8 @@ export interface LoadedObservability {
   lints: string[];
   /** Directory relative paths (Bloblang imports) resolve against. */
   baseDir: string;
+  /** The file (or `--set` without one), for errors found while building from it. */
+  source: ConfigSource;
 }
 
 export async function loadObservability(options: {
@@ -30,18 +33,21 @@ export async function loadObservability(options: {
   const path = options.path ?? (await firstExisting(DEFAULT_OBSERVABILITY_FILES));
   if (path) {
     const loaded = await loadConfigFile(path, { ...options, withStreamSections: false });
-    return { ...loaded, baseDir: dirname(resolve(path)) };
+    return { ...loaded, baseDir: dirname(resolve(path)), source: { file: path, lines: loaded.lines } };
   }
   const parsed = parseYaml('{}');
   applySetOverrides(parsed, options.sets.map(parseSetOverride));
   const lints = lintServiceConfig(parsed, { provider: options.provider, withStreamSections: false });
   const raw = yamlToValue(parsed);
-  const config = toServiceConfig(
+  const lines = buildLineIndex(parsed);
+  const config = toServiceConfig(raw, { provider: options.provider, lines }, { withStreamSections: false });
+  return {
+    config,
     raw,
-    { provider: options.provider, lines: buildLineIndex(parsed) },
-    { withStreamSections: false },
-  );
-  return { config, raw, lints: lints.map((l) => formatFileLint('--set', l)), baseDir: process.cwd() };
+    lints: lints.map((l) => formatFileLint('--set', l)),
+    baseDir: process.cwd(),
+    source: { file: '--set', lines },
+  };
 }
 
 async function firstExisting(paths: readonly string[]): Promise<string | undefined> {

@@ -1,11 +1,11 @@
 // Streams mode assembled: observability config, logger, metrics, the HTTP server, shared resources,
 // the stream manager with its REST API, and the streams from files. `stop()` is §4.7's shutdown.
 import type { Logger } from 'pino';
+import { inSource, inSourceSync, rootDurationMs } from '../cli/config_source.js';
+import { loadResourceFiles } from '../cli/resource_files.js';
 import { buildResources } from '../cli/service.js';
 import { registry as builtinRegistry } from '../components/registry.js';
-import { parseDurationMs } from '../config/duration.js';
 import { envLookup } from '../config/env_interpolation.js';
-import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
@@ -88,13 +88,17 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
   );
   for (const lint of observability.lints) logger.warn(lint);
   const metrics = createMetricsRegistry({ type: config.metrics.type });
-  const http = new HttpServer({
-    config: config.http,
-    metricsHandler: metrics.handler,
-    sanitisedConfig: () => scrubServiceConfig(observability.raw, provider),
-    logger,
-    timeouts: options.httpTimeouts,
-  });
+  const http = inSourceSync(
+    observability.source,
+    () =>
+      new HttpServer({
+        config: config.http,
+        metricsHandler: metrics.handler,
+        sanitisedConfig: () => scrubServiceConfig(observability.raw, provider),
+        logger,
+        timeouts: options.httpTimeouts,
+      }),
+  );
   const processAbort = stopController();
   const resources = new ResourceManager();
   const inproc = new MemoryInprocBus();
@@ -109,7 +113,9 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     baseDir: observability.baseDir,
   };
   const resourceBuilder = new ComponentBuilder(env);
-  const shutdownTimeoutMs = parseDurationMs(config.shutdown_timeout);
+  const { source } = observability;
+  const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
+  const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
   const manager = new StreamManager({
     registry,
     logger,
@@ -131,8 +137,8 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
   };
 
   try {
-    await buildResources(config, resourceBuilder, resources);
-    await loadResourceFiles(options, provider, resourceBuilder, resources, logger);
+    await inSource(source, () => buildResources(config, resourceBuilder, resources));
+    await buildResourceFiles(options, provider, resourceBuilder, resources, logger);
     registerStreamsApi(
       http,
       {
@@ -179,7 +185,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     resources,
     logger,
     shutdownTimeoutMs,
-    shutdownDelayMs: parseDurationMs(config.shutdown_delay),
+    shutdownDelayMs,
     stop,
   };
 }
@@ -204,7 +210,7 @@ async function loadStreamFiles(
 }
 
 /** `-r` files: only their `*_resources` sections are used. */
-async function loadResourceFiles(
+async function buildResourceFiles(
   options: StreamsCommandOptions,
   provider: ReturnType<typeof schemaProvider>,
   builder: ComponentBuilder,
@@ -212,22 +218,11 @@ async function loadResourceFiles(
   logger: Logger,
 ): Promise<void> {
   if (options.resources.length === 0) return;
-  const { glob, isDynamicPattern } = await import('tinyglobby');
-  for (const pattern of options.resources) {
-    const paths = isDynamicPattern(pattern) ? (await glob(pattern)).sort() : [pattern];
-    for (const path of paths) {
-      const loaded = await loadConfigFile(path, {
-        provider,
-        envFiles: options.envFiles,
-        withStreamSections: false,
-      });
-      if (loaded.lints.length > 0 && !options.chilled) {
-        throw new ConfigError(
-          `shutting down due to linter errors in resource file:\n${loaded.lints.join('\n')}`,
-        );
-      }
-      for (const lint of loaded.lints) logger.warn(lint);
-      await buildResources(loaded.config, builder, resources);
+  for (const file of await loadResourceFiles(options.resources, { provider, envFiles: options.envFiles })) {
+    if (file.lints.length > 0 && !options.chilled) {
+      throw new ConfigError(`shutting down due to linter errors in resource file:\n${file.lints.join('\n')}`);
     }
+    for (const lint of file.lints) logger.warn(lint);
+    await inSource(file.source, () => buildResources(file.config, builder, resources));
   }
 }

@@ -247,7 +247,10 @@ describe('HttpServer lifecycle', () => {
     const first = await startServer();
     try {
       const second = new HttpServer({ config: { address: `127.0.0.1:${first.port}` } });
-      await assert.rejects(second.listen(), /EADDRINUSE/);
+      await assert.rejects(second.listen(), {
+        name: 'ConfigError',
+        message: `cannot listen for HTTP requests at 127.0.0.1:${first.port}: address already in use`,
+      });
     } finally {
       await first.close();
     }

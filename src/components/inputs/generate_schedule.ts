@@ -3,7 +3,7 @@
 // as possible (empty interval).
 import { Cron } from 'croner';
 import { parseDurationMs } from '../../config/duration.js';
-import { ConfigError, errorMessage } from '../../engine/errors.js';
+import { errorMessage, FieldValueError } from '../../engine/errors.js';
 
 export interface Schedule {
   /** Whether the first batch goes out at once (durations) or waits for the schedule (cron). */
@@ -56,7 +56,7 @@ class CronSchedule implements Schedule {
 
 const DESCRIPTOR_ALIASES: Record<string, string> = { '@midnight': '@daily' };
 
-/** null = no schedule (as fast as possible). Throws ConfigError when the interval reads as neither. */
+/** null = no schedule (as fast as possible). Throws a FieldValueError when the interval reads as neither. */
 export function parseSchedule(interval: string): Schedule | null {
   if (interval === '') return null;
   let durationError: string;
@@ -69,7 +69,8 @@ export function parseSchedule(interval: string): Schedule | null {
   try {
     return parseCron(interval);
   } catch (err) {
-    throw new ConfigError(
+    throw new FieldValueError(
+      'interval',
       `failed to parse interval as duration string: ${durationError}, or as cron expression: ${errorMessage(err)}`,
     );
   }

@@ -1,0 +1,50 @@
+// Command-line mistakes are refused with a message that says what is wrong.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runNekton, tempDir } from '../helpers/cli.js';
+
+function onceConfig(): string {
+  const path = join(tempDir(), 'once.yaml');
+  writeFileSync(
+    path,
+    `http: {enabled: false}\ninput:\n  generate: {count: 1, interval: "", mapping: 'root = "ok"'}\noutput:\n  stdout: {}\n`,
+  );
+  return path;
+}
+
+describe('command-line arguments', () => {
+  it('refuses an unknown --log.level, listing the valid ones', async () => {
+    const result = await runNekton(['--log.level', 'bogus', '-c', onceConfig()]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /argument 'bogus' is invalid/);
+    assert.match(result.stderr, /off, none, fatal, error, warn, warning, info, debug, trace, all/);
+    assert.equal(result.stdout, '', 'the config ran anyway');
+  });
+
+  it('accepts a valid --log.level in any case', async () => {
+    const result = await runNekton(['-c', onceConfig(), '--log.level', 'WARN']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'ok\n');
+    assert.doesNotMatch(result.stderr, /level=info/, 'the level was not applied');
+  });
+
+  it('names an unknown command as such', async () => {
+    const result = await runNekton(['bogus-cmd']);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, "error: unknown command 'bogus-cmd'\n");
+  });
+
+  it('still runs a config given by -c or by run', async () => {
+    const config = onceConfig();
+    for (const args of [
+      ['-c', config],
+      ['run', config],
+    ]) {
+      const result = await runNekton(args);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, 'ok\n');
+    }
+  });
+});
