@@ -1,5 +1,7 @@
 // The one service-wide HTTP server: every endpoint of the process (built-ins, streams API, stream
-// components) is registered here and served at its path and at `root_path + path`.
+// components) is registered here and served at its path and at `root_path + path`. Stream endpoints
+// sit in a second router consulted only when no route of the server's own answers, so a stream can
+// never shadow the management API (the reference matches in registration order, API first).
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -19,10 +21,10 @@ import {
 } from './config.js';
 import { type CorsLayer, createCorsLayer } from './cors.js';
 import { registerDebugEndpoints, type SanitisedConfigSource } from './debug-endpoints.js';
+import { type Endpoint, EndpointTier } from './endpoint_tier.js';
 import { HttpError } from './http-error.js';
 import { listenError } from './listen_error.js';
 import { sendError } from './respond.js';
-import { Router } from './router.js';
 import { markUpgrade } from './upgrade.js';
 import { type BuildInfo, buildInfo } from './version.js';
 
@@ -54,12 +56,6 @@ export interface HttpServerOptions {
   timeouts?: Partial<HttpTimeouts>;
 }
 
-interface Endpoint {
-  path: string;
-  description: string;
-  handler: EndpointHandler;
-}
-
 /** Not configurable; the header and request limits come from the `http` config section. */
 const FIXED_TIMEOUTS = { keepAliveMs: 5_000, closeGraceMs: 10_000 };
 
@@ -71,8 +67,10 @@ function checkingIntervalMs({ headersMs, requestMs }: HttpTimeouts): number {
 
 export class HttpServer {
   readonly config: HttpConfig;
-  private readonly endpointsByPath = new Map<string, Endpoint>();
-  private readonly router = new Router<Endpoint>();
+  /** Built-ins, the streams API, process-level components: always matched first. */
+  private readonly own: EndpointTier;
+  /** Endpoints of streams' components, matched only where no own route answers. */
+  private readonly streams: EndpointTier;
   private readonly cors: CorsLayer | undefined;
   private readonly auth: BasicAuthenticator | undefined;
   private readonly listenAddress: ListenAddress | undefined;
@@ -84,6 +82,8 @@ export class HttpServer {
   constructor(options: HttpServerOptions = {}) {
     this.config = resolveHttpConfig(options.config);
     validateHttpConfig(this.config);
+    this.own = new EndpointTier(this.config.root_path);
+    this.streams = new EndpointTier(this.config.root_path);
     if (this.config.enabled) this.listenAddress = parseListenAddress(this.config.address);
     this.cors = this.config.cors.enabled ? createCorsLayer(this.config.cors) : undefined;
     this.auth = this.config.basic_auth.enabled ? createBasicAuthenticator(this.config.basic_auth) : undefined;
@@ -108,16 +108,27 @@ export class HttpServer {
 
   /** Mounts handler at `path` and `root_path + path`; an existing registration of `path` is replaced. */
   register(path: string, description: string, handler: EndpointHandler): void {
-    const endpoint: Endpoint = { path, description, handler };
-    this.endpointsByPath.set(path, endpoint);
-    for (const mounted of this.mounts(path)) this.router.add(mounted, endpoint);
+    this.own.add({ path, description, handler });
   }
 
-  /** Removes one registered path (both mounts); returns whether it existed. */
+  /** Like register, for a stream's endpoint: every route registered with `register` wins over it. */
+  registerStreamEndpoint(path: string, description: string, handler: EndpointHandler): void {
+    this.streams.add({ path, description, handler });
+  }
+
+  /** The server's own route (not a stream's) that answers a request for `path`, if any. */
+  ownRouteFor(path: string): string | undefined {
+    return this.own.match(path)?.value.path;
+  }
+
+  /** Removes one path registered with `register` (both mounts); returns whether it existed. */
   unregister(path: string): boolean {
-    if (!this.endpointsByPath.delete(path)) return false;
-    for (const mounted of this.mounts(path)) this.router.remove(mounted);
-    return true;
+    return this.own.remove(path);
+  }
+
+  /** Removes one path registered with `registerStreamEndpoint`; returns whether it existed. */
+  unregisterStreamEndpoint(path: string): boolean {
+    return this.streams.remove(path);
   }
 
   /**
@@ -127,7 +138,7 @@ export class HttpServer {
   unregisterPrefix(prefix: string): number {
     const below = prefix.endsWith('/') ? prefix : `${prefix}/`;
     let removed = 0;
-    for (const path of [...this.endpointsByPath.keys()]) {
+    for (const path of this.own.paths()) {
       if (path === prefix || path.startsWith(below)) removed += this.unregister(path) ? 1 : 0;
     }
     return removed;
@@ -136,8 +147,9 @@ export class HttpServer {
   /** Registered paths (un-prefixed) → description, keys sorted like Go's encoding/json. */
   endpoints(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const path of [...this.endpointsByPath.keys()].sort()) {
-      out[path] = (this.endpointsByPath.get(path) as Endpoint).description;
+    const paths = new Set([...this.own.paths(), ...this.streams.paths()]);
+    for (const path of [...paths].sort()) {
+      out[path] = ((this.own.get(path) ?? this.streams.get(path)) as Endpoint).description;
     }
     return out;
   }
@@ -197,7 +209,7 @@ export class HttpServer {
     try {
       if (this.cors?.(req, res)) return;
       const path = requestPath(req.url);
-      const match = path === undefined ? undefined : this.router.match(path);
+      const match = path === undefined ? undefined : (this.own.match(path) ?? this.streams.match(path));
       if (path === undefined) sendError(res, 400, 'Bad Request');
       else if (!match) sendError(res, 404, '404 page not found');
       else this.authorizeThenInvoke(match.value.handler, req, res, match.params);
@@ -292,11 +304,6 @@ export class HttpServer {
     if (!this.isTls) return nodeHttp().createServer(options, this.handle);
     const [cert, key] = await Promise.all([readFile(this.config.cert_file), readFile(this.config.key_file)]);
     return nodeHttps().createServer({ ...options, cert, key }, this.handle);
-  }
-
-  private mounts(path: string): string[] {
-    const rooted = this.config.root_path + path;
-    return rooted === path ? [path] : [path, rooted];
   }
 }
 

@@ -10,16 +10,6 @@ export interface EndpointRegistry {
   register(path: string, description: string, handler: EndpointHandler): void;
 }
 
-/** The paths this module may register: streams must never take them over. */
-export const MANAGER_PATHS = [
-  '/ready',
-  '/streams',
-  '/streams/{id}',
-  '/streams/{id}/stats',
-  '/resources',
-  '/resources/{type}/{id}',
-] as const;
-
 export function registerStreamsApi(
   server: EndpointRegistry,
   ctx: StreamsApiContext,

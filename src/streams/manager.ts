@@ -19,7 +19,7 @@ import { Stream } from '../engine/stream.js';
 import { ManagerClosedError, StreamBuildError, StreamExistsError, StreamNotFoundError } from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
 import type { ManagedStream } from './managed_stream.js';
-import { type EndpointHost, StreamEndpointTable } from './stream_endpoints.js';
+import { type EndpointHost, type StreamEndpoints, StreamEndpointTable } from './stream_endpoints.js';
 import { assertValidId } from './stream_id.js';
 import { readyHandler } from './stream_ready.js';
 import { type ResourceUsage, trackResourceUse, usesResource } from './tracked_resources.js';
@@ -40,8 +40,6 @@ export interface StreamManagerOptions {
   endpoints?: EndpointHost;
   /** Serve component endpoints under `/<id>` (default true). */
   prefixStreamEndpoints?: boolean;
-  /** Paths a stream may never take over (the server's and the manager's own). */
-  reservedPaths?: Iterable<string>;
   /** Stop deadline when the caller gives none (no `?timeout=`). */
   defaultStopTimeoutMs?: number;
   baseDir?: string;
@@ -65,11 +63,11 @@ export class StreamManager {
   private isClosed = false;
 
   constructor(private readonly options: StreamManagerOptions) {
-    this.endpointTable = new StreamEndpointTable(
-      options.endpoints,
-      options.prefixStreamEndpoints ?? true,
-      new Set(options.reservedPaths ?? []),
-    );
+    this.endpointTable = new StreamEndpointTable({
+      host: options.endpoints,
+      prefixWithId: options.prefixStreamEndpoints ?? true,
+      logger: options.logger,
+    });
     this.defaultStopMs = options.defaultStopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
   }
 
@@ -282,19 +280,30 @@ export class StreamManager {
       usage,
       buildError: null,
     };
-    if (this.endpointTable.prefixing) {
-      endpoints.registerExact(
-        `/${id}/ready`,
-        'Returns 200 when the stream is connected, 503 otherwise.',
-        readyHandler(stream),
-      );
-    }
+    if (this.endpointTable.prefixing) this.registerReadiness(id, stream, endpoints, streamLogger);
     stream.run().then(
       () => streamLogger.debug('stream finished'),
       (err) => streamLogger.error(`stream failed: ${errorMessage(err)}`),
     );
     streamLogger.trace('stream started');
     return entry;
+  }
+
+  /** `/<id>/ready`, unless an API route answers that path (stream `streams`: `GET /streams/ready`). */
+  private registerReadiness(id: string, stream: Stream, endpoints: StreamEndpoints, logger: Logger): void {
+    const path = `/${id}/ready`;
+    const route = this.endpointTable.reservedBy(path);
+    if (route !== undefined) {
+      logger.warn(
+        `${path} is not served: the API route ${route} answers it; GET /streams/${id} shows the status`,
+      );
+      return;
+    }
+    endpoints.registerExact(
+      path,
+      'Returns 200 when the stream is connected, 503 otherwise.',
+      readyHandler(stream),
+    );
   }
 
   /** After a failed update: start the previous config again, or keep the stopped entry with its error. */

@@ -17,7 +17,7 @@ import { ResourceManager } from '../engine/resources.js';
 import { stopController } from '../engine/stop_signal.js';
 import { HttpServer, type HttpTimeouts } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
-import { MANAGER_PATHS, registerStreamsApi } from './api.js';
+import { registerStreamsApi } from './api.js';
 import { resolveStreamFiles } from './files.js';
 import { StreamManager } from './manager.js';
 import { loadObservability } from './observability.js';
@@ -124,7 +124,6 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     inproc,
     endpoints: http,
     prefixStreamEndpoints: options.prefixStreamEndpoints,
-    reservedPaths: [...MANAGER_PATHS, ...Object.keys(http.endpoints())],
     baseDir: observability.baseDir,
   });
   let watcher: StreamFileWatcher | undefined;

@@ -98,6 +98,31 @@ describe('HttpServer registration', () => {
     assert.equal(server.unregister('/gone'), false);
   });
 
+  it('serves its own routes before any stream endpoint, whatever the order or the mount', async () => {
+    const ok =
+      (body: string): EndpointHandler =>
+      (_req, res) =>
+        sendText(res, 200, body);
+    server.registerStreamEndpoint('/api/x', 'stream', ok('stream'));
+    server.registerStreamEndpoint('/api/y', 'stream', ok('stream'));
+    server.register('/api/{id}', 'api', ok('api'));
+    server.registerStreamEndpoint('/api/z', 'stream', ok('stream'));
+    server.registerStreamEndpoint('/root/api/w', 'stream', ok('stream'));
+    for (const path of ['/api/x', '/api/z', '/root/api/x', '/root/api/w']) {
+      assert.equal((await send(server, path)).body, 'api', path);
+    }
+    assert.equal(server.ownRouteFor('/api/x'), '/api/{id}');
+    assert.equal(server.ownRouteFor('/api/x/y'), undefined);
+    // Removing a stream's endpoint never removes the server's own route at that path.
+    server.register('/api/own', 'own', ok('own'));
+    server.registerStreamEndpoint('/api/own', 'stream', ok('stream'));
+    assert.equal(server.unregisterStreamEndpoint('/api/own'), true);
+    assert.equal((await send(server, '/api/own')).body, 'own');
+    assert.equal(server.endpoints()['/api/own'], 'own');
+    server.unregister('/api/{id}');
+    assert.equal((await send(server, '/api/y')).body, 'stream');
+  });
+
   it('unregisters a stream’s paths by segment prefix, sparing look-alike neighbours', async () => {
     const ok =
       (body: string): EndpointHandler =>
