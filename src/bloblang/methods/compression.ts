@@ -1,9 +1,24 @@
-// compress/decompress with node:zlib (gzip, pgzip, zlib, flate) and a small snappy block codec.
-// lz4, zstd and bzip2 have no dependency-free implementation here and report as unsupported.
+// compress/decompress: gzip, pgzip, zlib and flate with node:zlib (byte-identical to the
+// reference's output), lz4 (frame), snappy (block) and bzip2 (decode only) with the same pure-JS
+// packages as the compress/decompress processors, loaded on first use. zstd is not supported.
+import { createRequire } from 'node:module';
 import { constants, deflateRawSync, deflateSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { snappyDecode, snappyEncode } from './compression_snappy.js';
 import { crc32 } from './hashing.js';
 import { argInt, argString, fail, method, p, targetBytes } from './support.js';
+
+const require = createRequire(import.meta.url);
+const snappy = () => require('snappyjs') as typeof import('snappyjs');
+const lz4 = () => require('lz4js') as typeof import('lz4js');
+const bzip2 = () => require('seek-bzip') as typeof import('seek-bzip');
+
+/** A codec's failure on bad input as a mapping error naming the algorithm. */
+function decoding(algorithm: string, fn: () => Uint8Array): Uint8Array {
+  try {
+    return fn();
+  } catch (e) {
+    throw fail(`${algorithm}: ${(e as Error).message}`);
+  }
+}
 
 /**
  * The reference's deflate (klauspost/compress) stores inputs under 128 bytes uncompressed; doing
@@ -66,7 +81,8 @@ const COMPRESSORS: Record<string, (data: Uint8Array, level: number) => Uint8Arra
   pgzip: gzip,
   zlib: (d, l) => new Uint8Array(deflateSync(d, { level: l < 0 ? constants.Z_DEFAULT_COMPRESSION : l })),
   flate: deflateRaw,
-  snappy: (d) => snappyEncode(d),
+  lz4: (d) => lz4().compress(d),
+  snappy: (d) => snappy().compress(d),
 };
 
 function wrapZlibError(algorithm: string, fn: () => Buffer): Uint8Array {
@@ -86,10 +102,12 @@ const DECOMPRESSORS: Record<string, (data: Uint8Array) => Uint8Array> = {
   pgzip: (d) => wrapZlibError('gzip', () => gunzipSync(d)),
   zlib: (d) => wrapZlibError('zlib', () => inflateSync(d)),
   flate: (d) => wrapZlibError('flate', () => inflateRawSync(d)),
-  snappy: snappyDecode,
+  lz4: (d) => decoding('lz4', () => lz4().decompress(d)),
+  snappy: (d) => decoding('snappy', () => snappy().uncompress(d)),
+  bzip2: (d) => decoding('bzip2', () => new Uint8Array(bzip2().decode(d, undefined, true))),
 };
 
-const UNSUPPORTED = new Set(['lz4', 'zstd', 'bzip2']);
+const UNSUPPORTED = new Set(['zstd', 'bzip2']);
 
 method('compress', [p.str('algorithm'), p.int('level', { default: -1 })], (t, a) => {
   const algorithm = argString(a, 0);
