@@ -16,6 +16,11 @@ export interface GlobalOptions {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/** Benthos's `-t`: nekton has no templates; say so instead of "unknown option". */
+function refuseTemplates(): never {
+  throw new InvalidArgumentError('templates are not supported by nekton');
+}
+
 function globalOptions(command: Command): GlobalOptions {
   const opts = command.optsWithGlobals() as Record<string, unknown>;
   return {
@@ -45,6 +50,8 @@ async function runConfig(file: string | undefined, options: GlobalOptions): Prom
 export function buildProgram(): Command {
   const program = new Command();
   program
+    // `nekton streams --help` lists -s, -e, -r, --chilled and --log.level too: they apply there.
+    .configureHelp({ showGlobalOptions: true })
     .name('nekton')
     .description('A data-stream processor that runs Benthos / Redpanda Connect configs.')
     .version(buildInfo().version, '-v, --version')
@@ -58,6 +65,7 @@ export function buildProgram(): Command {
     )
     .option('-r, --resources <glob>', 'load resources from extra config files (repeatable)', collect, [])
     .option('--chilled', 'run even when the config has lint errors', false)
+    .option('-t, --templates <glob>', 'template files (not supported by nekton: refused)', refuseTemplates)
     .addOption(
       new Option(
         '--log.level <level>',

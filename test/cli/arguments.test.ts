@@ -36,6 +36,26 @@ describe('command-line arguments', () => {
     assert.equal(result.stderr, "error: unknown command 'bogus-cmd'\n");
   });
 
+  it('refuses -t/--templates in plain words, in both modes', async () => {
+    for (const args of [
+      ['-t', 'x/*.yaml', '-c', onceConfig()],
+      ['streams', '--templates', 'x.yaml'],
+    ]) {
+      const result = await runNekton(args);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /templates are not supported by nekton/);
+      assert.equal(result.stdout, '');
+    }
+  });
+
+  it('lists the options that apply to every command in `streams --help`', async () => {
+    const result = await runNekton(['streams', '--help']);
+    assert.equal(result.code, 0);
+    for (const flag of ['--set', '--env-file', '--resources', '--chilled', '--log.level', '--templates']) {
+      assert.ok(result.stdout.includes(flag), flag);
+    }
+  });
+
   it('still runs a config given by -c or by run', async () => {
     const config = onceConfig();
     for (const args of [
