@@ -5,8 +5,19 @@ import { bytesToString, normaliseInt, stringToBytes, wrapInt64 } from './value.j
 
 type Num = number | bigint;
 
-function isInt(v: Num): boolean {
-  return typeof v === 'bigint' || Number.isInteger(v);
+const INT64_MIN = -(2 ** 63);
+const INT64_END = 2 ** 63;
+const BIG_INT64_MIN = -(2n ** 63n);
+const BIG_INT64_END = 2n ** 63n;
+
+/**
+ * Whether a value is an int64 in the reference's terms. A whole number outside int64 (1e20,
+ * 1.5e300, 18446744073709551616) can only be a float64 there, so it is added as a float, never
+ * wrapped like an int.
+ */
+export function isInt64(v: Num): boolean {
+  if (typeof v === 'bigint') return v >= BIG_INT64_MIN && v < BIG_INT64_END;
+  return Number.isInteger(v) && v >= INT64_MIN && v < INT64_END;
 }
 
 function bigOp(a: Num, b: Num, op: (x: bigint, y: bigint) => bigint): Num {
@@ -16,30 +27,30 @@ function bigOp(a: Num, b: Num, op: (x: bigint, y: bigint) => bigint): Num {
 export function addNumbers(a: Num, b: Num): Num {
   if (typeof a === 'number' && typeof b === 'number') {
     const r = a + b;
-    if (Number.isSafeInteger(r) || !Number.isInteger(a) || !Number.isInteger(b)) return r;
+    if (Number.isSafeInteger(r) || !isInt64(a) || !isInt64(b)) return r;
     return bigOp(a, b, (x, y) => x + y);
   }
-  if (isInt(a) && isInt(b)) return bigOp(a, b, (x, y) => x + y);
+  if (isInt64(a) && isInt64(b)) return bigOp(a, b, (x, y) => x + y);
   return Number(a) + Number(b);
 }
 
 export function subNumbers(a: Num, b: Num): Num {
   if (typeof a === 'number' && typeof b === 'number') {
     const r = a - b;
-    if (Number.isSafeInteger(r) || !Number.isInteger(a) || !Number.isInteger(b)) return r;
+    if (Number.isSafeInteger(r) || !isInt64(a) || !isInt64(b)) return r;
     return bigOp(a, b, (x, y) => x - y);
   }
-  if (isInt(a) && isInt(b)) return bigOp(a, b, (x, y) => x - y);
+  if (isInt64(a) && isInt64(b)) return bigOp(a, b, (x, y) => x - y);
   return Number(a) - Number(b);
 }
 
 export function mulNumbers(a: Num, b: Num): Num {
   if (typeof a === 'number' && typeof b === 'number') {
     const r = a * b;
-    if (Number.isSafeInteger(r) || !Number.isInteger(a) || !Number.isInteger(b)) return r;
+    if (Number.isSafeInteger(r) || !isInt64(a) || !isInt64(b)) return r;
     return bigOp(a, b, (x, y) => x * y);
   }
-  if (isInt(a) && isInt(b)) return bigOp(a, b, (x, y) => x * y);
+  if (isInt64(a) && isInt64(b)) return bigOp(a, b, (x, y) => x * y);
   return Number(a) * Number(b);
 }
 

@@ -1,4 +1,6 @@
 // Number methods: rounding, maths, bitwise operations and range-checked integer/float casts.
+
+import { isInt64 } from '../arith.js';
 import type { Value } from '../library.js';
 import { bytesToString, normaliseInt, TypeMismatchError } from '../value.js';
 import { argInt, argNumber, fail, method, p, simpleMethod } from './support.js';
@@ -69,11 +71,11 @@ simpleMethod('sum', (t) => {
   let intSum = 0n;
   let floatSum = 0;
   t.forEach((e, i) => {
-    if (typeof e === 'bigint' || (typeof e === 'number' && Number.isInteger(e))) {
+    if ((typeof e === 'bigint' || typeof e === 'number') && isInt64(e)) {
       intSum += BigInt(e);
-    } else if (typeof e === 'number') {
+    } else if (typeof e === 'number' || typeof e === 'bigint') {
       allInt = false;
-      floatSum += e;
+      floatSum += Number(e);
     } else {
       throw fail(`index ${i}: ${new TypeMismatchError(['number'], e).message}`);
     }
