@@ -71,6 +71,10 @@ function translate(pattern: string): { source: string; flags: string } {
         i++;
         continue;
       }
+      // A single digit is a backreference, which RE2 does not have (two or three are octal).
+      if (/[1-9]/.test(n) && !/[0-7]/.test(src[i + 2] ?? '')) {
+        throw fail(`error parsing regexp: invalid escape sequence: \`\\${n}\``);
+      }
       if ((n === 'p' || n === 'P') && src[i + 2] !== '{') {
         out += `\\${n}{${src[i + 2]}}`;
         i += 2;
@@ -118,6 +122,16 @@ function translate(pattern: string): { source: string; flags: string } {
         i++;
       }
       continue;
+    }
+    // Lookarounds are Perl syntax RE2 refuses; JS would run them, so a pattern that Benthos
+    // rejects must not quietly match here.
+    const perl = /^\(\?(?:=|!|<=|<!)/.exec(src.slice(i, i + 4));
+    if (perl) throw fail(`error parsing regexp: invalid or unsupported Perl syntax: \`${perl[0]}\``);
+    if (c === '{') {
+      const repeat = /^\{(\d+)(?:,(\d*))?\}/.exec(src.slice(i));
+      if (repeat && (Number(repeat[1]) > 1000 || Number(repeat[2] || 0) > 1000)) {
+        throw fail(`error parsing regexp: invalid repeat count: \`${repeat[0]}\``);
+      }
     }
     if (c === '(' && src.startsWith('(?P<', i)) {
       out += '(?<';
