@@ -17,8 +17,28 @@ import {
   targetString,
 } from './support.js';
 
-stringTransform('uppercase', (s) => s.toUpperCase());
-stringTransform('lowercase', (s) => s.toLowerCase());
+/** Non-ASCII text is cased one code point at a time below; ASCII takes the fast path. */
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Go's strings.ToUpper/ToLower map each code point to one code point (Unicode's simple case
+ * mapping): `ß` stays `ß`, `ﬁ` stays `ﬁ`, `İ` lowers to `i`. JavaScript's full mapping would
+ * make `SS`, `FI` and `i̇`, changing lengths and bytes.
+ */
+function goCase(s: string, upper: boolean): string {
+  if (!NON_ASCII.test(s)) return upper ? s.toUpperCase() : s.toLowerCase();
+  let out = '';
+  for (const ch of s) {
+    const mapped = upper ? ch.toUpperCase() : ch.toLowerCase();
+    if (mapped.length === ch.length || [...mapped].length === 1) out += mapped;
+    else if (!upper && ch === '\u0130') out += 'i';
+    else out += ch;
+  }
+  return out;
+}
+
+stringTransform('uppercase', (s) => goCase(s, true));
+stringTransform('lowercase', (s) => goCase(s, false));
 
 /** Go's strings.Title: upper-cases letters that start a word. */
 function title(s: string): string {
