@@ -673,7 +673,8 @@ export class Compiler {
       annotation =
         a?.kind === 'literal' && typeof a.value === 'string' ? `json path \`${a.value}\`` : 'json path';
     }
-    const fn: Fn = (x, self) => impl(evaluate(x, self), x) as Result;
+    const site = {};
+    const fn: Fn = (x, self) => impl(evaluate(x, self), x, site) as Result;
     void constant;
     return { fn, constant: false, annotation };
   }

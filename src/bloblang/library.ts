@@ -67,7 +67,11 @@ export interface FunctionDef {
   variadic?: boolean;
   /** Non-deterministic or environment-reading (now(), env(), uuid_v4()). */
   impure?: boolean;
-  impl(args: Args, ctx: CallContext): Value;
+  /**
+   * `site` is one object per place the function is written in a mapping: state keyed by it in
+   * `ctx.state` belongs to that call site (each `counter()` counts on its own, as in the reference).
+   */
+  impl(args: Args, ctx: CallContext, site: object): Value;
 }
 
 export interface MethodDef {

@@ -223,3 +223,13 @@ describe('parse errors', () => {
     assert.match(parseErr(deep).message, /nested too deeply/);
   });
 });
+
+describe('counter()', () => {
+  test('each counter() written in a mapping counts on its own, across messages', () => {
+    const mapping = parseMapping('root.a = counter()\nroot.b = counter()\nroot.c = counter(min: 10)');
+    const first = mapping.apply([new Message('{}')], 0);
+    const second = mapping.apply([new Message('{}')], 0);
+    assert.equal(first?.text(), '{"a":1,"b":1,"c":10}');
+    assert.equal(second?.text(), '{"a":2,"b":2,"c":11}');
+  });
+});

@@ -38,8 +38,6 @@ registerFunction({
 
 // counter / count ------------------------------------------------------------------
 
-const COUNTER = Symbol('counter');
-
 /** The context a function's query arguments see: the mapping's input document when known. */
 function callSiteThis(ctx: CallContext): Value {
   const withThis = ctx as CallContext & { thisValue?: () => Value };
@@ -68,11 +66,12 @@ registerFunction({
     p.query('max', { default: 9223372036854775807n }),
     p.query('set', { optional: true }),
   ],
-  impl(a, ctx) {
+  impl(a, ctx, site) {
     const self = callSiteThis(ctx);
-    const state = ctx.state.get(COUNTER) as { value: bigint | null } | undefined;
+    // Each counter() written in the mapping counts on its own.
+    const state = ctx.state.get(site) as { value: bigint | null } | undefined;
     const s = state ?? { value: null };
-    if (!state) ctx.state.set(COUNTER, s);
+    if (!state) ctx.state.set(site, s);
     if (a[2] !== undefined) {
       const set = evalQueryArg(a[2], self);
       if (set === null) return normaliseInt(s.value ?? counterBound(evalQueryArg(a[0], self), 'min'));
