@@ -1,6 +1,7 @@
 // Wraps a processor with the reference's processor metrics, counted per batch.
 // `performance` imported, not the global: the global is a getter Node looks up on every use.
 import { performance } from 'node:perf_hooks';
+import { inheritResponseStore } from '../components/sync_response_store.js';
 import type { Batch } from '../message/message.js';
 import type { Processor } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
@@ -81,8 +82,10 @@ export function runProcessors(processors: readonly Processor[], batch: Batch): B
     const processor = processors[i]!;
     if (batches.length === 1) {
       // One batch in (the common case): the processor's own answer is the next step's input.
-      const out = processor.process(batches[0]!);
+      const input = batches[0]!;
+      const out = processor.process(input);
       if (out instanceof Promise) return continueAsync(processors, i, batches, 0, out, []);
+      carryResponseStore(input, out);
       batches = withoutEmpty(out);
       if (batches.length === 0) break;
       continue;
@@ -91,12 +94,23 @@ export function runProcessors(processors: readonly Processor[], batch: Batch): B
     for (let j = 0; j < batches.length; j++) {
       const out = processor.process(batches[j]!);
       if (out instanceof Promise) return continueAsync(processors, i, batches, j, out, next);
+      carryResponseStore(batches[j]!, out);
       for (const b of out) if (b.length > 0) next.push(b);
     }
     batches = next;
     if (batches.length === 0) break;
   }
   return batches;
+}
+
+/**
+ * What a step made of a batch answers to the same request as the batch (a `sync_response`
+ * processor later in the chain looks the request up from its messages). One field read per batch
+ * when the batch came from no request.
+ */
+function carryResponseStore(from: Batch, made: Batch[]): void {
+  if (from.length === 0 || from[0]!.responseSink === null) return;
+  for (const b of made) inheritResponseStore(from, b);
 }
 
 /** The batches that still hold messages (the same array when none is empty). */
@@ -115,14 +129,22 @@ async function continueAsync(
   pending: Promise<Batch[]>,
   next: Batch[],
 ): Promise<Batch[]> {
-  for (const b of await pending) if (b.length > 0) next.push(b);
+  const first = await pending;
+  carryResponseStore(batches[atBatch]!, first);
+  for (const b of first) if (b.length > 0) next.push(b);
   for (let j = atBatch + 1; j < batches.length; j++) {
-    for (const b of await processors[atProcessor]!.process(batches[j]!)) if (b.length > 0) next.push(b);
+    const made = await processors[atProcessor]!.process(batches[j]!);
+    carryResponseStore(batches[j]!, made);
+    for (const b of made) if (b.length > 0) next.push(b);
   }
   let current = next;
   for (let i = atProcessor + 1; i < processors.length && current.length > 0; i++) {
     const out: Batch[] = [];
-    for (const b of current) for (const r of await processors[i]!.process(b)) if (r.length > 0) out.push(r);
+    for (const b of current) {
+      const made = await processors[i]!.process(b);
+      carryResponseStore(b, made);
+      for (const r of made) if (r.length > 0) out.push(r);
+    }
     current = out;
   }
   return current;

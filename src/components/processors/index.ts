@@ -19,6 +19,7 @@ import { spec as rateLimitProcessor } from './rate_limit.js';
 import { spec as sleep } from './sleep.js';
 import { spec as split } from './split.js';
 import { spec as switchProcessor } from './switch.js';
+import { spec as syncResponse } from './sync_response.js';
 import { spec as tryProcessor } from './try.js';
 import { spec as whileProcessor } from './while.js';
 
@@ -38,6 +39,7 @@ export const processors: ComponentSpec<any, any>[] = [
   bloblang,
   branch,
   switchProcessor,
+  syncResponse,
   catchProcessor,
   tryProcessor,
   forEach,
