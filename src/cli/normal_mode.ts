@@ -35,6 +35,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   );
   const resources = new ResourceManager();
   const abort = stopController();
+  const undelivered = { count: 0 };
   const env: EngineEnv = {
     registry,
     logger,
@@ -44,6 +45,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
     endpoints: http,
     signal: abort.signal,
     baseDir: loaded.baseDir,
+    undelivered,
   };
   await inSource(source, () => buildResources(config, new ComponentBuilder(env), resources));
   for (const file of loaded.resourceFiles)
@@ -72,14 +74,14 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   stopOnSignal.dispose();
   await finish(logger, resources, http);
   if (stopOnSignal.stdoutClosed) return STDOUT_CLOSED_EXIT_STATUS;
-  return exitStatusAfterStop(logger, stream.nackedAtStop);
+  return exitStatusAfterStop(logger, stream.nackedAtStop + undelivered.count);
 }
 
 /** As Benthos exits non-zero when its stream does not close cleanly within shutdown_timeout. */
 function exitStatusAfterStop(logger: Logger, nacked: number): number {
   if (nacked === 0) return 0;
   logger.error(
-    `${nacked} transactions were still in flight when shutdown_timeout ran out: their messages were not delivered and were nacked to their source`,
+    `${nacked} transactions were still in flight (or waiting to be replayed) when the stream stopped: their messages were not delivered and were nacked to their source`,
   );
   return 1;
 }

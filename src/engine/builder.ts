@@ -21,7 +21,7 @@ import type { BuildContext, ComponentConfig, EndpointHandler, MetricsScope, Reso
 import { ConfigError, FieldValueError } from './errors.js';
 import { writeGroupTo } from './group_write.js';
 import type { InprocBus } from './inproc.js';
-import { ReaderInput } from './input_wrapper.js';
+import { ReaderInput, type UndeliveredCount } from './input_wrapper.js';
 import { ObservedProcessor } from './observed_processor.js';
 import { WriterOutput } from './output_wrapper.js';
 import { ProcessedInput } from './processed_input.js';
@@ -49,6 +49,8 @@ export interface EngineEnv {
   signal: AbortSignal;
   /** Directory relative Bloblang imports resolve against (the config file's). */
   baseDir?: string;
+  /** Counts messages inputs handed back undelivered at close (replays that never ran). */
+  undelivered?: UndeliveredCount;
 }
 
 export class ComponentBuilder {
@@ -155,7 +157,14 @@ export class ComponentBuilder {
       wrapReader: (reader, options) =>
         new ReaderInput(
           reader,
-          { label: cc.label, path: cc.path, logger, metrics, signal: env.signal },
+          {
+            label: cc.label,
+            path: cc.path,
+            logger,
+            metrics,
+            signal: env.signal,
+            undelivered: env.undelivered,
+          },
           options?.autoReplayNacks,
         ),
       wrapWriter: (writer, options) => {

@@ -24,6 +24,13 @@ export interface InputIdentity {
   metrics: MetricsScope;
   /** Fired when the owning stream is force-stopped: connect loops and pending work give up. */
   signal?: AbortSignal;
+  /** Where replays that never ran before the input closed are counted (normal mode's exit status). */
+  undelivered?: UndeliveredCount;
+}
+
+/** A count shared by a process's inputs: batches nacked back to their source at close. */
+export interface UndeliveredCount {
+  count: number;
 }
 
 interface Replay {
@@ -222,6 +229,8 @@ export class ReaderInput implements Input {
     this.stopController.abort(STOPPED);
     for (const wake of this.ackWaiters.splice(0)) wake();
     // Batches waiting for replay were never delivered: hand the nack back to the source.
+    const unreplayed = this.replays.length + this.delayedReplays.size;
+    if (unreplayed > 0 && this.id.undelivered) this.id.undelivered.count += unreplayed;
     for (const replay of this.replays.splice(0))
       this.settle(replay.txn.ack, new Error('input closed before replay'));
     for (const delayed of this.delayedReplays) {

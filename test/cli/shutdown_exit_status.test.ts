@@ -48,9 +48,30 @@ describe('normal mode exit status after SIGTERM', () => {
     assert.equal(code, 1, output);
     assert.match(
       output,
-      /level=error msg="\d+ transactions were still in flight when shutdown_timeout ran out/,
+      /level=error msg="\d+ transactions were still in flight \(or waiting to be replayed\) when the stream stopped/,
     );
     assert.match(output, /not delivered and were nacked to their source/);
+  });
+
+  it('is 1 when a message that kept failing was waiting for its next replay', async () => {
+    const config = join(tempDir(), 'config.yaml');
+    writeFileSync(
+      config,
+      `http: {enabled: false}\ninput:\n  generate: {count: 1, interval: "", mapping: 'root = "x"'}\noutput:\n  reject: 'refused'\n`,
+    );
+    const child = startNekton(['-c', config]);
+    try {
+      // The replays back off (1, 2, 4 ms ... up to 1 s): after a few, the message waits on a timer.
+      await eventually(() => (child.output().match(/refused/g)?.length ?? 0) >= 1, 10_000, 'a refused write');
+      await new Promise((r) => setTimeout(r, 1500));
+      const exited = once(child, 'exit') as Promise<[number | null]>;
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      assert.equal(code, 1, child.output());
+      assert.match(child.output(), /not delivered and were nacked to their source/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('is 0 when everything in flight was delivered', async () => {

@@ -20,6 +20,9 @@ import { durationMs } from '../fields/duration.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 import { queueArguments } from '../inputs/amqp_0_9.js';
 
+/** A channel the broker closed over a refused command (AMQP soft errors 403, 404, 406), not a lost link. */
+const SOFT_CHANNEL_ERROR = /^channel error: .*\b(403|404|406) \(/;
+
 export interface AmqpOutputConfig {
   urls: string[];
   exchange: string;
@@ -387,9 +390,17 @@ export class AmqpWriter implements OutputWriter {
     return headers;
   }
 
-  private notConnected(publisher: Publisher | null, fallback = 'channel closed'): NotConnectedError {
+  /**
+   * Why a write failed when the channel went away. The broker closing the channel over the write
+   * itself (a soft error: 404 no such exchange, 403 access refused...) is a failed write, nacked
+   * and replayed with backoff; reconnecting at once and publishing the same message again would
+   * only loop (about 20 times a second, seen with an exchange that does not exist).
+   */
+  private notConnected(publisher: Publisher | null, fallback = 'channel closed'): Error {
     if (!publisher) return new NotConnectedError('amqp_0_9: not connected');
-    return new NotConnectedError(`amqp_0_9 ${publisher.link.address}: ${publisher.lostReason || fallback}`);
+    const why = `amqp_0_9 ${publisher.link.address}: ${publisher.lostReason || fallback}`;
+    if (SOFT_CHANNEL_ERROR.test(publisher.lostReason)) return new Error(why);
+    return new NotConnectedError(why);
   }
 
   private async drop(): Promise<void> {

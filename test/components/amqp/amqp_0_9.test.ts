@@ -420,6 +420,27 @@ output:
     await unroutable.close();
   });
 
+  it('fails a write to an exchange that does not exist as a write, not as a lost connection', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const output = await buildOutput(`input:
+  stdin: {}
+output:
+  amqp_0_9:
+    urls: [ ${URL} ]
+    exchange: ${name('no-such-exchange')}
+`);
+    // A NotConnectedError made the engine reconnect and publish again at once, ~20 times a second;
+    // a plain error nacks the message, which is then replayed with backoff.
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(output.write([new Message('x')]), (err: Error) => {
+        assert.match(err.message, /404 \(NOT-FOUND\)/);
+        assert.notEqual(err.name, 'NotConnectedError');
+        return true;
+      });
+    }
+    await output.close();
+  });
+
   it('reports a wrong address or wrong credentials clearly, stays up and not ready', async (t) => {
     if (!(await requireService(t, 'rabbitmq'))) return;
     const source = await queue('bad');
