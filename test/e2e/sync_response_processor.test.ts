@@ -20,7 +20,11 @@ describe('sync_response processor', () => {
     try {
       const reply = await eventually(async () => {
         try {
-          const res = await fetch(`http://127.0.0.1:${port}/in`, { method: 'POST', body: 'hello' });
+          const res = await fetch(`http://127.0.0.1:${port}/in`, {
+            method: 'POST',
+            body: 'hello',
+            signal: AbortSignal.timeout(5000),
+          });
           return { status: res.status, body: await res.text() };
         } catch {
           return undefined;
@@ -28,6 +32,39 @@ describe('sync_response processor', () => {
       }, 10_000);
       assert.deepEqual(reply, { status: 200, body: 'HELLO' });
       assert.equal(readFileSync(out, 'utf8'), 'HELLO stored\n');
+    } finally {
+      nekton.kill('SIGTERM');
+    }
+  });
+
+  it('answers even when a sync_response header value holds a line break or non-Latin text', async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      `http:\n  address: 127.0.0.1:${port}\nlogger:\n  level: warn\ninput:\n  http_server:\n    path: /in\n    sync_response:\n      headers:\n        X-Echo: '\${! content() }'\noutput:\n  sync_response: {}\n`,
+    );
+    const nekton = startNekton(['-c', config]);
+    try {
+      const send = (body: string) =>
+        eventually(async () => {
+          try {
+            const res = await fetch(`http://127.0.0.1:${port}/in`, {
+              method: 'POST',
+              body,
+              signal: AbortSignal.timeout(5000),
+            });
+            return { status: res.status, echo: res.headers.get('x-echo'), body: await res.text() };
+          } catch {
+            return undefined;
+          }
+        }, 10_000);
+      // Before, setting the header threw and the client got no answer at all.
+      assert.deepEqual(await send('a\nb'), { status: 200, echo: 'a b', body: 'a\nb' });
+      const unicode = await send('日本');
+      assert.equal(unicode?.status, 200);
+      assert.equal(Buffer.from(unicode?.echo ?? '', 'latin1').toString('utf8'), '日本');
     } finally {
       nekton.kill('SIGTERM');
     }

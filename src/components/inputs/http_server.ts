@@ -456,7 +456,7 @@ export class HttpServerReader implements InputReader {
       res.end();
       return;
     }
-    for (const [k, v] of this.sync.headers) res.setHeader(k, v.render(results, 0));
+    for (const [k, v] of this.sync.headers) res.setHeader(k, headerValue(v.render(results, 0)));
     const statusText = this.sync.status.render(results, 0);
     const status = Number(statusText);
     if (!Number.isInteger(status) || status < 100 || status > 999) {
@@ -467,7 +467,8 @@ export class HttpServerReader implements InputReader {
     }
     for (const msg of results) {
       if (!this.sync.metadataHeader) break;
-      for (const [k, v] of msg.metadata()) if (this.sync.metadataHeader(k)) res.setHeader(k, String(v));
+      for (const [k, v] of msg.metadata())
+        if (this.sync.metadataHeader(k)) res.setHeader(k, headerValue(String(v)));
     }
     res.statusCode = status;
     if (results.length === 1) {
@@ -501,6 +502,17 @@ export class HttpServerReader implements InputReader {
 }
 
 const batchOf = (pending: PendingRequest): Batch => pending.batch;
+
+/**
+ * A header value as Go's net/http writes it: line breaks become spaces, and the text goes out as
+ * its UTF-8 bytes. Node refuses both (it throws on `\n` and on characters above U+00FF), which
+ * left the request unanswered.
+ */
+function headerValue(value: string): string {
+  const flat = value.replace(/[\r\n]/g, ' ');
+  if (!/[^\t\x20-\x7e]/.test(flat)) return flat;
+  return Buffer.from(flat.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ''), 'utf8').toString('latin1');
+}
 
 function sendError(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) {
