@@ -3,8 +3,9 @@
 // read a directory as a file), a plain directory: the config files directly in it.
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
+import { join } from 'node:path';
+import { isDynamicPattern } from 'tinyglobby';
+import { filesOfPattern } from '../config/path_patterns.js';
 import { ConfigError, errorMessage } from '../engine/errors.js';
 
 const CONFIG_EXTENSION = /\.(ya?ml|json)$/;
@@ -16,8 +17,7 @@ export async function lintTargets(arg: string): Promise<string[]> {
     return nonEmpty(await configFilesIn(recursiveRoot, true), `${arg}: no .yaml, .yml or .json files found`);
   }
   if (isDynamicPattern(arg)) {
-    const matched = await glob(arg, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(arg) });
-    return nonEmpty(matched.sort(), `${arg}: pattern did not match any files`);
+    return nonEmpty(await filesOfPattern(arg), `${arg}: pattern did not match any files`);
   }
   if (await isDirectory(arg)) {
     return nonEmpty(await configFilesIn(arg, false), `${arg}: directory holds no .yaml, .yml or .json files`);

@@ -1,8 +1,7 @@
 // `-r/--resources GLOB`: extra files whose `*_resources` sections join the service's resources,
 // in normal mode and streams mode alike. As in Benthos, a pattern that names no file is an error.
-import { isAbsolute } from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { loadConfigFile } from '../config/loader.js';
+import { filesOfPattern } from '../config/path_patterns.js';
 import type { SchemaProvider } from '../config/schema.js';
 import type { ResourcesConfig } from '../config/service_config.js';
 import { ConfigError } from '../engine/errors.js';
@@ -20,13 +19,7 @@ export interface ResourceFile {
 export async function resolveResourceFiles(patterns: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const pattern of patterns) {
-    if (!isDynamicPattern(pattern)) {
-      files.push(pattern);
-      continue;
-    }
-    const matched = (
-      await glob(pattern, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(pattern) })
-    ).sort();
+    const matched = await filesOfPattern(pattern);
     if (matched.length === 0) throw new ConfigError(`resources pattern ${pattern} did not match any files`);
     files.push(...matched);
   }

@@ -6,6 +6,7 @@ import type { ComponentBuilder } from '../engine/builder.js';
 import type { ComponentConfig } from '../engine/context.js';
 import type { ResourceKind, ResourceManager } from '../engine/resources.js';
 import { onStdoutClosed } from '../engine/stdout_closed.js';
+import { timerDelay } from '../engine/timer_delay.js';
 import type { ConfigSource } from './config_source.js';
 import type { ResourceFile } from './resource_files.js';
 
@@ -66,12 +67,12 @@ export function shutdownOnSignals(
         logger.error('shutdown did not finish within shutdown_timeout: exiting');
         process.exit(1);
       },
-      delayMs + timeoutMs + 1000,
+      timerDelay(delayMs + timeoutMs + 1000),
     );
     hardStop.unref();
     setTimeout(() => {
       stop(timeoutMs).catch((err) => logger.error(`shutdown failed: ${String(err)}`));
-    }, delayMs);
+    }, timerDelay(delayMs));
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -14,6 +14,7 @@ import type {
 } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
 import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
+import { type ExhaustedListener, Exhaustion } from './exhaustion.js';
 import { stopController } from './stop_signal.js';
 
 export interface InputIdentity {
@@ -84,7 +85,7 @@ export class ReaderInput implements Input {
   private lastError: string | undefined;
   private readChain: Promise<unknown> = Promise.resolve();
   private readsInProgress = 0;
-  private readonly exhaustedListeners: Array<() => void> = [];
+  private readonly exhaustion = new Exhaustion();
   private outstanding = 0;
   private drained: (() => void) | null = null;
   private readonly replays: Replay[] = [];
@@ -204,9 +205,8 @@ export class ReaderInput implements Input {
     this.readsInProgress--;
   };
 
-  onExhausted(listener: () => void): void {
-    if (this.ended) listener();
-    else this.exhaustedListeners.push(listener);
+  onExhausted(listener: ExhaustedListener): void {
+    this.exhaustion.add(listener);
   }
 
   statuses(): ConnectionStatus[] {
@@ -355,7 +355,7 @@ export class ReaderInput implements Input {
 
   private sourceEnded(): void {
     this.ended = true;
-    for (const listener of this.exhaustedListeners.splice(0)) listener();
+    this.exhaustion.fire();
   }
 
   private handOut(batch: Transaction['batch'], sourceAck: AckFn, started?: bigint): Transaction {

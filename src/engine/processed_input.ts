@@ -1,7 +1,6 @@
 // An input with its own `processors`, run before the stream's pipeline. A group read from the
 // input underneath stays a group: each batch goes through the processors on its own, and the
 // group's ack settles a source batch once every batch made from it has settled.
-import { inheritResponseStore } from '../components/sync_response_store.js';
 import type { Batch } from '../message/message.js';
 import type { ConnectionStatus, Input, Processor, Transaction, TransactionGroup } from './component.js';
 import { asError } from './errors.js';
@@ -58,7 +57,6 @@ export class ProcessedInput implements Input {
   /** The first transaction made from `txn` (the others are queued); undefined when all was filtered. */
   private async processOne(txn: Transaction): Promise<Transaction | undefined> {
     const batches = await runProcessors(this.processors, txn.batch);
-    for (const b of batches) inheritResponseStore(txn.batch, b);
     if (batches.length === 0) {
       await txn.ack(null);
       return undefined;
@@ -92,7 +90,6 @@ export class ProcessedInput implements Input {
         continue;
       }
       for (const b of batches) {
-        inheritResponseStore(source, b);
         sourceOf.set(b, source);
         made.push(b);
       }

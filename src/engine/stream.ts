@@ -2,7 +2,6 @@
 // graceful stop. A transaction is acknowledged upstream only after every batch derived from it
 // was written; whatever is still in flight when the stop deadline passes is nacked.
 import type { Logger } from 'pino';
-import { inheritResponseStore } from '../components/sync_response_store.js';
 import type { Batch } from '../message/message.js';
 import type { ComponentBuilder } from './builder.js';
 import type {
@@ -299,16 +298,18 @@ export class Stream {
     } catch (err) {
       return asError(err);
     }
-    if (result instanceof Promise) return result.then((out) => this.adopt(batch, out), asError);
-    return this.adopt(batch, result);
+    if (result instanceof Promise) return result.then(this.adopt, asError);
+    return this.adopt(result);
   }
 
-  /** What processors made of `from` answers to its request (sync_response) and counts its failures. */
-  private adopt(from: Batch, batches: Batch[]): Batch[] {
-    for (const b of batches) inheritResponseStore(from, b);
+  /**
+   * Counts the failures in what the processors made (runProcessors already made it answer to the
+   * request of the batch it came from, for sync_response).
+   */
+  private readonly adopt = (batches: Batch[]): Batch[] => {
     if (this.processors.length > 0) this.noteFlagged(batches);
     return batches;
-  }
+  };
 
   /** Writes `out` (what the `live` batches of the group became) once slots for them are free. */
   private async dispatchWhenFree(group: TransactionGroup, live: Batch[], out: Batch[]): Promise<void> {

@@ -218,3 +218,8 @@ export class Message {
 
 /** Messages travel in batches; most inputs produce batches of one. */
 export type Batch = Message[];
+
+/** Copies of every message (copy on write: cheap until either side changes one). */
+export function copyBatch(batch: Batch): Batch {
+  return batch.map((msg) => msg.copy());
+}

@@ -2,16 +2,11 @@
 // processors batch by batch and on as one group, and each source batch is settled exactly once.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type {
-  ConnectionStatus,
-  Input,
-  Output,
-  Processor,
-  TransactionGroup,
-} from '../../src/engine/component.js';
+import type { ConnectionStatus, Input, Processor, TransactionGroup } from '../../src/engine/component.js';
 import { ProcessedInput } from '../../src/engine/processed_input.js';
 import { ProcessedOutput } from '../../src/engine/processed_output.js';
 import { type Batch, Message } from '../../src/message/message.js';
+import { CallRecorder, GroupCallRecorder } from '../helpers/recording_outputs.js';
 
 const texts = (b: Batch) => b.map((m) => m.text()).join('+');
 const group = (...t: string[]) => t.map((x) => [new Message(x)]);
@@ -86,26 +81,9 @@ describe('input processors on a group', () => {
   });
 });
 
-/** An output that records each call. */
-class Recorder implements Output {
-  readonly calls: string[][] = [];
-  async write(batch: Batch) {
-    this.calls.push([texts(batch)]);
-  }
-  statuses(): ConnectionStatus[] {
-    return [];
-  }
-  async close() {}
-}
-class GroupRecorder extends Recorder {
-  async writeGroup(batches: readonly Batch[]) {
-    this.calls.push(batches.map(texts));
-  }
-}
-
 describe('output processors on a group', () => {
   it('write what the processors made of the whole group in one call', async () => {
-    const inner = new GroupRecorder();
+    const inner = new GroupCallRecorder();
     const output = new ProcessedOutput(inner, [processor]);
     await output.writeGroup!(group('a', 'b', 'c'));
     assert.deepEqual(inner.calls, [['A', 'C1', 'C2']]);
@@ -114,6 +92,6 @@ describe('output processors on a group', () => {
   });
 
   it('take no groups over an output that takes none', () => {
-    assert.equal(new ProcessedOutput(new Recorder(), [processor]).writeGroup, undefined);
+    assert.equal(new ProcessedOutput(new CallRecorder(), [processor]).writeGroup, undefined);
   });
 });

@@ -3,7 +3,7 @@
 // dispatched; it succeeds once every one of them has written it and fails with the first error.
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import { writeGroupTo } from '../../engine/group_write.js';
-import type { Batch } from '../../message/message.js';
+import { type Batch, copyBatch } from '../../message/message.js';
 import { flushMembers } from './flush_members.js';
 
 export interface FanOutOptions {
@@ -151,13 +151,8 @@ export class FanOutOutput implements Output {
   }
 }
 
-/** One member's write of a group: its own group write when it has one, else batch by batch. */
+/** One member's write of a group (its own copies unless the member copies itself, so what one member changes does not leak). */
 function writeTo(target: Output, batches: readonly Batch[], copy: boolean): Promise<void> {
-  if (batches.length === 1) return target.write(copy ? copyOf(batches[0]!) : batches[0]!);
-  return writeGroupTo(target, copy ? batches.map(copyOf) : batches);
-}
-
-/** Each member gets its own copy, so what one member's processors change does not leak. */
-export function copyOf(batch: Batch): Batch {
-  return batch.map((msg) => msg.copy());
+  if (batches.length === 1) return target.write(copy ? copyBatch(batches[0]!) : batches[0]!);
+  return writeGroupTo(target, copy ? batches.map(copyBatch) : batches);
 }

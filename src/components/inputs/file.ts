@@ -1,7 +1,7 @@
 // The `file` input: reads files (paths and globs) one after another through a scanner.
 import { createReadStream } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
-import { glob, isDynamicPattern } from 'tinyglobby';
+import { filesOfPattern } from '../../config/path_patterns.js';
 import type { ComponentSpec } from '../../config/spec.js';
 import { field } from '../../config/spec.js';
 import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
@@ -17,18 +17,10 @@ export interface FileInputConfig extends ScannerFieldsConfig {
   auto_replay_nacks: boolean;
 }
 
-/** Paths as given, globs expanded (sorted, so the order of reading is stable); a missing plain path is skipped on open. */
+/** Paths as given, globs expanded; a missing plain path is skipped on open. */
 export async function expandPaths(patterns: readonly string[]): Promise<string[]> {
   const out: string[] = [];
-  for (const pattern of patterns) {
-    if (!isDynamicPattern(pattern)) {
-      out.push(pattern);
-      continue;
-    }
-    const absolute = pattern.startsWith('/');
-    const found = await glob(pattern, { absolute, onlyFiles: true, dot: false, expandDirectories: false });
-    out.push(...found.sort());
-  }
+  for (const pattern of patterns) out.push(...(await filesOfPattern(pattern)));
   return out;
 }
 

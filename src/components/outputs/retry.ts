@@ -8,7 +8,7 @@ import type { ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import { writeGroupTo } from '../../engine/group_write.js';
 import { stopController } from '../../engine/stop_signal.js';
-import type { Batch } from '../../message/message.js';
+import { type Batch, copyBatch } from '../../message/message.js';
 import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
 
 export interface RetryConfig {
@@ -34,8 +34,9 @@ export class RetryOutput implements Output {
     signal?.addEventListener('abort', () => this.stopped.abort(), { once: true });
   }
 
+  /** Each attempt gets its own copies: what the child output changes must not leak into a retry. */
   write(batch: Batch): Promise<void> {
-    return this.attempt(() => this.inner.write(copyOf(batch)));
+    return this.attempt(() => this.inner.write(copyBatch(batch)));
   }
 
   /**
@@ -44,7 +45,7 @@ export class RetryOutput implements Output {
    * of several messages is retried whole too).
    */
   writeGroup(batches: readonly Batch[]): Promise<void> {
-    return this.attempt(() => writeGroupTo(this.inner, batches.map(copyOf)));
+    return this.attempt(() => writeGroupTo(this.inner, batches.map(copyBatch)));
   }
 
   /** Runs `send` (a fresh copy every time) once the gate is open, and retries it when it fails. */
@@ -105,11 +106,6 @@ export class RetryOutput implements Output {
     this.gate = [];
     for (const resolve of waiting) resolve();
   }
-}
-
-/** Each attempt gets its own copies, so what a child output changes does not leak into a retry. */
-function copyOf(batch: Batch): Batch {
-  return batch.map((msg) => msg.copy());
 }
 
 export const spec: ComponentSpec<RetryConfig, Output> = {

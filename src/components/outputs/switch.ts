@@ -47,33 +47,37 @@ export class SwitchOutput implements Output {
       this.writeGroup = (batches) => this.writeRoutedGroup(batches);
   }
 
-  async write(batch: Batch): Promise<void> {
-    const targets = this.route(batch);
-    const writes: Promise<void>[] = [];
-    for (let c = 0; c < targets.length; c++) {
-      const routed = targets[c];
-      if (routed && routed.length > 0) writes.push(this.cases[c]!.output.write(routed));
-    }
-    return settleAll(writes);
+  write(batch: Batch): Promise<void> {
+    return this.sendRouted([batch], (output, routed) => output.write(routed[0]!));
   }
 
-  /** Every batch of the group is routed first (strict mode fails the group before any write). */
-  private async writeRoutedGroup(batches: readonly Batch[]): Promise<void> {
+  private writeRoutedGroup(batches: readonly Batch[]): Promise<void> {
+    return this.sendRouted(batches, (output, routed) => output.writeGroup!(routed));
+  }
+
+  /**
+   * Routes every batch first (strict mode fails the whole call before any write), then hands each
+   * case output its share, one batch per input batch that had messages for it.
+   */
+  private async sendRouted(
+    batches: readonly Batch[],
+    send: (output: Output, routed: Batch[]) => Promise<void>,
+  ): Promise<void> {
     const perCase: Batch[][] = new Array(this.cases.length);
     for (const batch of batches) {
       const targets = this.route(batch);
       for (let c = 0; c < targets.length; c++) {
         const routed = targets[c];
         if (!routed || routed.length === 0) continue;
-        const group = perCase[c];
-        if (group) group.push(routed);
+        const share = perCase[c];
+        if (share) share.push(routed);
         else perCase[c] = [routed];
       }
     }
     const writes: Promise<void>[] = [];
     for (let c = 0; c < perCase.length; c++) {
-      const group = perCase[c];
-      if (group) writes.push(this.cases[c]!.output.writeGroup!(group));
+      const share = perCase[c];
+      if (share) writes.push(send(this.cases[c]!.output, share));
     }
     return settleAll(writes);
   }

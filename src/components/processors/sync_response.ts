@@ -3,6 +3,7 @@
 // steps may change the messages; the response keeps this step's copies.
 import type { ComponentSpec } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
+import { copyBatch } from '../../message/message.js';
 import { responseStoreOf } from '../sync_response_store.js';
 
 export const spec: ComponentSpec<Record<string, never>, Processor> = {
@@ -35,7 +36,7 @@ output:
   build: () => ({
     process(batch) {
       const store = batch.length > 0 ? responseStoreOf(batch[0]!) : undefined;
-      store?.add(batch.map((msg) => msg.copy()));
+      store?.add(copyBatch(batch));
       return [batch];
     },
     close: async () => {},

@@ -22,13 +22,19 @@ function dynamicWith(...members: MemberOutput[]) {
 const body = (name: string) => `test_member:\n  name: ${name}\n`;
 const msg = (text: string) => [new Message(text)];
 
+/** A dynamic output with a member that works and one that fails until told otherwise. */
+async function goodAndFlaky() {
+  const good = new MemberOutput('good');
+  const flaky = new MemberOutput('flaky', 'error');
+  const { output } = dynamicWith(good, flaky);
+  await output.setFromBody('good', body('good'));
+  await output.setFromBody('flaky', body('flaky'));
+  return { good, flaky, output };
+}
+
 describe('dynamic output', () => {
   it('retries a failing member on its own: the upstream write succeeds once, no duplicates elsewhere', async () => {
-    const good = new MemberOutput('good');
-    const flaky = new MemberOutput('flaky', 'error');
-    const { output } = dynamicWith(good, flaky);
-    await output.setFromBody('good', body('good'));
-    await output.setFromBody('flaky', body('flaky'));
+    const { good, flaky, output } = await goodAndFlaky();
     let done = false;
     const write = output.write(msg('x')).then(() => (done = true));
     await until(() => flaky.attempts >= 1, 'a first failed attempt');
@@ -42,11 +48,7 @@ describe('dynamic output', () => {
   });
 
   it('takes a group in one call: every member gets all of it, and a failing member retries it whole', async () => {
-    const good = new MemberOutput('good');
-    const flaky = new MemberOutput('flaky', 'error');
-    const { output } = dynamicWith(good, flaky);
-    await output.setFromBody('good', body('good'));
-    await output.setFromBody('flaky', body('flaky'));
+    const { good, flaky, output } = await goodAndFlaky();
     let done = false;
     const write = output.writeGroup([msg('a'), msg('b'), msg('c')]).then(() => (done = true));
     await until(() => flaky.attempts >= 3, 'a first failed attempt of the group');

@@ -4,28 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { SwitchOutput } from '../../../src/components/outputs/switch.js';
-import type { ConnectionStatus, Output } from '../../../src/engine/component.js';
-import { type Batch, Message } from '../../../src/message/message.js';
+import type { Output } from '../../../src/engine/component.js';
+import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
+import { CallRecorder, GroupCallRecorder } from '../../helpers/recording_outputs.js';
 
-const texts = (b: Batch) => b.map((m) => m.text()).join('+');
 const group = (...values: number[]) => values.map((n) => [new Message(JSON.stringify({ n }))]);
-
-class Recorder implements Output {
-  readonly calls: string[][] = [];
-  async write(batch: Batch) {
-    this.calls.push([texts(batch)]);
-  }
-  statuses(): ConnectionStatus[] {
-    return [];
-  }
-  async close() {}
-}
-class GroupRecorder extends Recorder {
-  async writeGroup(batches: readonly Batch[]) {
-    this.calls.push(batches.map(texts));
-  }
-}
 
 function switchOver(outputs: Output[], strict = false) {
   const ctx = createTestContext({ type: 'switch', path: 'root.output' });
@@ -38,8 +22,8 @@ function switchOver(outputs: Output[], strict = false) {
 
 describe('switch output groups', () => {
   it('gives each case output its share of the group in one call, in order', async () => {
-    const low = new GroupRecorder();
-    const mid = new GroupRecorder();
+    const low = new GroupCallRecorder();
+    const mid = new GroupCallRecorder();
     const output = switchOver([low, mid]);
     await output.writeGroup!(group(0, 2, 1, 3, 9));
     assert.deepEqual(low.calls, [['{"n":0}', '{"n":1}']]);
@@ -47,14 +31,14 @@ describe('switch output groups', () => {
   });
 
   it('in strict mode fails the whole group, writing nothing, when a message matches no case', async () => {
-    const low = new GroupRecorder();
-    const mid = new GroupRecorder();
+    const low = new GroupCallRecorder();
+    const mid = new GroupCallRecorder();
     const output = switchOver([low, mid], true);
     await assert.rejects(output.writeGroup!(group(0, 9)), /no switch output conditions were met/);
     assert.deepEqual(low.calls, []);
   });
 
   it('takes no groups when a case output takes none', () => {
-    assert.equal(switchOver([new GroupRecorder(), new Recorder()]).writeGroup, undefined);
+    assert.equal(switchOver([new GroupCallRecorder(), new CallRecorder()]).writeGroup, undefined);
   });
 });
