@@ -47,7 +47,10 @@ export interface StreamManagerOptions {
 
 export interface StreamDefinition {
   config: StreamConfig;
+  /** After env interpolation. */
   raw: unknown;
+  /** As posted, `${VAR}` unexpanded, for reads; defaults to raw. */
+  posted?: unknown;
 }
 
 const DEFAULT_STOP_TIMEOUT_MS = 20_000;
@@ -128,14 +131,14 @@ export class StreamManager {
   /** Like update, but with the new config computed from the stored one under the same lock (PATCH). */
   patch(
     id: string,
-    derive: (raw: unknown) => StreamDefinition | Promise<StreamDefinition>,
+    derive: (stored: { raw: unknown; posted: unknown }) => StreamDefinition | Promise<StreamDefinition>,
     stopTimeoutMs?: number,
   ): Promise<void> {
     return this.locks.run(id, async () => {
       this.assertOpen();
       const current = this.streams.get(id);
       if (!current) throw new StreamNotFoundError(id);
-      const definition = await derive(current.raw);
+      const definition = await derive({ raw: current.raw, posted: current.posted });
       await this.replace(current, definition, stopTimeoutMs);
     });
   }
@@ -275,6 +278,7 @@ export class StreamManager {
       id,
       config: definition.config,
       raw: definition.raw,
+      posted: definition.posted === undefined ? definition.raw : definition.posted,
       stream,
       endpoints,
       usage,
