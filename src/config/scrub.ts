@@ -4,7 +4,7 @@
 // references are left as they are: they name a secret without holding it.
 import { inferComponentType } from './infer_type.js';
 import { type ConfigKind, configFieldOf, isConfigKind, type SchemaProvider } from './schema.js';
-import { isEnvReference, SCRUBBED, scrubEmbeddedSecrets } from './secret_text.js';
+import { SCRUBBED, scrubEmbeddedSecrets, scrubSecretValue } from './secret_text.js';
 import { SERVICE_FIELDS, streamFields } from './service_spec.js';
 import type { FieldSpec } from './spec.js';
 import { wrapperFields } from './wrapper_fields.js';
@@ -17,8 +17,7 @@ const isObject = (v: unknown): v is PlainObject => typeof v === 'object' && v !=
 /** The scrubbed form of one secret scalar. */
 export function scrubValue(value: unknown): unknown {
   if (value === null || value === undefined) return '';
-  if (value === '' || (typeof value === 'string' && isEnvReference(value))) return value;
-  return SCRUBBED;
+  return typeof value === 'string' ? scrubSecretValue(value) : SCRUBBED;
 }
 
 export function scrubField(spec: FieldSpec, value: unknown, provider: SchemaProvider): unknown {

@@ -5,10 +5,19 @@
 export const SCRUBBED = '!!!SECRET_SCRUBBED!!!';
 
 /** A value that is only a `${VAR}` reference: it names the secret without holding it. */
-const ENV_REFERENCE = /^\$\{[0-9A-Za-z_.]+(:((\$\{[^}]+\})|[^}])*)?\}$/;
+const ENV_REFERENCE = /^\$\{[0-9A-Za-z_.]+(\|[0-9A-Za-z]+)?\}$/;
+/** `${VAR:default}`: the default is written in the config, so it is a secret like any literal. */
+const ENV_WITH_DEFAULT = /^\$\{([0-9A-Za-z_.]+):((\$\{[^}]+\})|[^}])*\}$/;
 
 export function isEnvReference(text: string): boolean {
   return ENV_REFERENCE.test(text.trim());
+}
+
+/** A secret field's value as reads show it: a bare `${VAR}` as is, a default hidden, else scrubbed. */
+export function scrubSecretValue(value: string): string {
+  if (value === '' || isEnvReference(value)) return value;
+  const withDefault = ENV_WITH_DEFAULT.exec(value.trim());
+  return withDefault ? `\${${withDefault[1]}:${SCRUBBED}}` : SCRUBBED;
 }
 
 // `scheme://user:password@host`: the password runs to the last `@` before the host part.
@@ -74,7 +83,7 @@ export function scrubEmbeddedSecrets(value: unknown): unknown {
   for (const [key, item] of Object.entries(value)) {
     out[key] =
       typeof item === 'string' && isSensitiveName(key) && !keep(item.trim())
-        ? SCRUBBED
+        ? scrubSecretValue(item)
         : scrubEmbeddedSecrets(item);
   }
   return out;
