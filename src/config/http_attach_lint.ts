@@ -6,19 +6,19 @@ import type { ConfigLinter } from './linter.js';
 
 const SERVER_COMPONENTS = new Set(['input/http_server', 'output/http_server']);
 
-function valueOf(map: Node | null | undefined, key: string): Node | null | undefined {
+function entryOf(map: Node | null | undefined, key: string): Node | null | undefined {
   if (!isMap(map)) return undefined;
   const pair = (map.items as Pair<Node, Node | null>[]).find((p) => isScalar(p.key) && p.key.value === key);
   return pair?.value;
 }
 
 function httpDisabled(root: Node | null): boolean {
-  const enabled = valueOf(valueOf(root, 'http'), 'enabled');
+  const enabled = entryOf(entryOf(root, 'http'), 'enabled');
   return isScalar(enabled) && (enabled.value === false || String(enabled.value).toLowerCase() === 'false');
 }
 
 function hasOwnAddress(settings: Node | null): boolean {
-  const address = valueOf(settings, 'address');
+  const address = entryOf(settings, 'address');
   return isScalar(address) && address.value !== null && String(address.value).trim() !== '';
 }
 

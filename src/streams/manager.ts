@@ -240,7 +240,10 @@ export class StreamManager {
 
     const deleted = [...existing.keys()].filter((id) => !wanted.has(id));
     const deleteFailures = await collectFailures(
-      deleted.map((id) => ({ what: `failed to delete stream '${id}'`, work: () => this.deleteIfPresent(id) })),
+      deleted.map((id) => ({
+        what: `failed to delete stream '${id}'`,
+        work: () => this.deleteIfPresent(id),
+      })),
     );
     const applied: Array<{ id: string; undo: () => Promise<void> }> = [];
     const changeFailures =
