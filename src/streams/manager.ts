@@ -25,6 +25,7 @@ import {
 } from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
 import type { ManagedStream } from './managed_stream.js';
+import { canOverlap } from './overlap.js';
 import { DEFAULT_START_CHECK_MS, firstConnectFailure } from './start_check.js';
 import { type EndpointHost, type StreamEndpoints, StreamEndpointTable } from './stream_endpoints.js';
 import { assertValidId } from './stream_id.js';
@@ -157,12 +158,19 @@ export class StreamManager {
     });
   }
 
-  /** Swaps a checked config in for the running one, or puts the running one back. */
+  /**
+   * Swaps a checked config in for the running one. When the two can share nothing (overlap.ts) the
+   * new instance starts and passes its first connects before the old one stops, so the stream has
+   * no gap and a failure leaves the old one running untouched; otherwise the old one stops first
+   * and is started again if the new one fails.
+   */
   private async replace(
     current: ManagedStream,
     definition: StreamDefinition,
     stopTimeoutMs: number | undefined,
   ): Promise<void> {
+    if (canOverlap(current.raw, definition.raw))
+      return this.replaceOverlapping(current, definition, stopTimeoutMs);
     await this.stopInstance(current, stopTimeoutMs);
     let next: ManagedStream;
     try {
@@ -180,6 +188,30 @@ export class StreamManager {
       );
     }
     this.streams.set(current.id, next);
+  }
+
+  /** Start the new instance beside the old one; stop the old one only once the new one is up. */
+  private async replaceOverlapping(
+    current: ManagedStream,
+    definition: StreamDefinition,
+    stopTimeoutMs: number | undefined,
+  ): Promise<void> {
+    // Both instances report under the stream's id: neither may drop the id's metrics on the way out.
+    let next: ManagedStream;
+    try {
+      next = await this.start(current.id, definition, { keepMetrics: true });
+    } catch (err) {
+      throw new StreamBuildError(`${errorMessage(err)} (the running stream was left as it was)`);
+    }
+    const failure = await firstConnectFailure(next.stream, this.startCheckMs);
+    if (failure !== undefined) {
+      await this.stopInstance(next, stopTimeoutMs, { keepMetrics: true });
+      throw new StreamStartError(
+        `stream '${current.id}' did not start: ${failure} (the running stream was left as it was)`,
+      );
+    }
+    this.streams.set(current.id, next);
+    await this.stopInstance(current, stopTimeoutMs, { keepMetrics: true });
   }
 
   /**
@@ -334,7 +366,11 @@ export class StreamManager {
   }
 
   /** Builds and starts one instance; on failure nothing of it stays registered. */
-  private async start(id: string, definition: StreamDefinition): Promise<ManagedStream> {
+  private async start(
+    id: string,
+    definition: StreamDefinition,
+    options: { keepMetrics?: boolean } = {},
+  ): Promise<ManagedStream> {
     const { logger, metrics } = this.options;
     const endpoints = this.endpointTable.forStream(id);
     const usage: ResourceUsage = new Map();
@@ -356,7 +392,7 @@ export class StreamManager {
       stream = await Stream.build(definition.config, new ComponentBuilder(env), streamLogger, abort);
     } catch (err) {
       endpoints.release();
-      metrics.removeStream(id);
+      if (!options.keepMetrics) metrics.removeStream(id);
       throw new StreamBuildError(errorMessage(err));
     }
     const entry: ManagedStream = {
@@ -408,10 +444,14 @@ export class StreamManager {
     }
   }
 
-  private async stopInstance(entry: ManagedStream, stopTimeoutMs: number | undefined): Promise<void> {
+  private async stopInstance(
+    entry: ManagedStream,
+    stopTimeoutMs: number | undefined,
+    options: { keepMetrics?: boolean } = {},
+  ): Promise<void> {
     await entry.stream.stop(Math.max(0, stopTimeoutMs ?? this.defaultStopMs));
     entry.endpoints.release();
-    this.options.metrics.removeStream(entry.id);
+    if (!options.keepMetrics) this.options.metrics.removeStream(entry.id);
   }
 }
 

@@ -98,4 +98,37 @@ describe('transactional updates', () => {
     assert.deepEqual(Object.keys(list).sort(), ['gone', 'keep']);
     assert.deepEqual((json(await send(svc, 'GET', '/streams/keep')) as { config: unknown }).config, H);
   });
+
+  it('an update that can share nothing starts beside the running stream: a failure never stops it', async () => {
+    const ticking = {
+      input: { generate: { interval: '10ms', mapping: 'root = deleted()' } },
+      output: { drop: {} },
+    };
+    assert.equal((await send(svc, 'POST', '/streams/ticker', JSON.stringify(ticking))).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = (json(await send(svc, 'GET', '/streams/ticker')) as { uptime: number }).uptime;
+    const never = { ...ticking, output: { test_unconnectable: {} } };
+    const r = await send(svc, 'PUT', '/streams/ticker?chilled=true', JSON.stringify(never));
+    assert.equal(r.status, 400, r.body);
+    assert.match(
+      r.body,
+      /did not start: output: this output can never connect \(the running stream was left as it was\)/,
+    );
+    const after = json(await send(svc, 'GET', '/streams/ticker')) as {
+      uptime: number;
+      active: boolean;
+      config: unknown;
+    };
+    assert.equal(after.active, true);
+    assert.deepEqual(after.config, ticking);
+    // Never stopped: a restart would have reset the uptime.
+    assert.ok(after.uptime >= before, `uptime ${after.uptime} < ${before}`);
+    const changed = { ...ticking, pipeline: { processors: [{ mapping: 'root = "v2"' }] } };
+    assert.equal((await send(svc, 'PUT', '/streams/ticker', JSON.stringify(changed))).status, 200);
+    assert.deepEqual(
+      (json(await send(svc, 'GET', '/streams/ticker')) as { config: unknown }).config,
+      changed,
+    );
+    assert.equal((await send(svc, 'DELETE', '/streams/ticker')).status, 200);
+  });
 });
