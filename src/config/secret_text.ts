@@ -63,9 +63,9 @@ export function scrubSecretText(text: string): string {
   return out;
 }
 
-// Header names and config keys whose value is a credential (`X-Api-Key`, `X-Auth-Token`, ...).
+// Header names and config keys whose value is a credential (`X-Api-Key`, `X-Auth-Token`, `token`).
 const SENSITIVE_NAME =
-  /^(?:(?:proxy-)?authorization|(?:set-)?cookie)$|api[-_]?key|auth[-_]?token|access[-_]?token|secret|passw(?:or)?d/i;
+  /^(?:(?:proxy-)?authorization|(?:set-)?cookie)$|api[-_]?key|(?:^|[-_])token$|secret|passw(?:or)?d/i;
 
 export function isSensitiveName(name: string): boolean {
   return SENSITIVE_NAME.test(name);
