@@ -128,9 +128,9 @@ export class StreamManager {
 
   /**
    * Builds the new config aside first: one that does not build leaves the running stream untouched
-   * (decision 2). Then stops the old instance and starts the new config; if that fails, or the new
-   * stream's first connects fail (an address in use), the previous config is started again and
-   * the error is thrown. The id stays readable throughout.
+   * (decision 2). Then swaps the new instance in (see replace): one that fails to start or to pass
+   * its first connects (an address in use) never costs the running config. The id stays readable
+   * throughout.
    */
   update(id: string, definition: StreamDefinition, stopTimeoutMs?: number): Promise<void> {
     return this.locks.run(id, async () => {
