@@ -40,4 +40,21 @@ describe('dynamic output members: ids and fields', () => {
     assert.equal(r.status, 200, r.body);
     assert.equal((await send(svc, 'GET', '/dyn/outputs/good_one')).body, 'label: ""\ndrop: {}\n');
   });
+
+  it('shows a member with its URL password and Authorization header scrubbed', async () => {
+    const body = [
+      'http_client:',
+      '  url: http://svc:member-pw-7731@127.0.0.1:9/x',
+      '  headers:',
+      '    Authorization: Bearer member-token-7731',
+      '',
+    ].join('\n');
+    assert.equal((await send(svc, 'POST', '/dyn/outputs/client', body)).status, 200);
+    for (const path of ['/dyn/outputs/client', '/dyn/outputs']) {
+      const r = await send(svc, 'GET', path);
+      assert.equal(r.status, 200);
+      assert.ok(!r.body.includes('member-pw-7731') && !r.body.includes('member-token-7731'), r.body);
+      assert.ok(r.body.includes('!!!SECRET_SCRUBBED!!!'), r.body);
+    }
+  });
 });
