@@ -29,7 +29,7 @@ export async function loadService(file: string, options: GlobalOptions): Promise
     config,
     source,
     resourceFiles,
-    sanitised: scrubServiceConfig(loaded.raw, provider),
+    sanitised: scrubServiceConfig(loaded.posted, provider),
     baseDir: dirname(resolve(file)),
     shutdownTimeoutMs: rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout'),
     shutdownDelayMs: rootDurationMs(source, config.shutdown_delay, 'shutdown_delay'),

@@ -28,7 +28,16 @@ export interface BodyOptions {
   bloblang?: BloblangChecker;
 }
 
-export type BodyResult<C> = { ok: true; config: C; raw: unknown } | { ok: false; lints: string[] };
+export type BodyResult<C> =
+  | {
+      ok: true;
+      config: C;
+      /** After env interpolation: what the components run with. */
+      raw: unknown;
+      /** As posted, `${VAR}` references unexpanded: what reads show (absent when equal to raw). */
+      posted?: unknown;
+    }
+  | { ok: false; lints: string[] };
 
 /** Interpolates and parses; throws ConfigError for env and YAML problems (400 `Error: ...`). */
 export function parseBody(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): ParsedYaml {
@@ -43,9 +52,28 @@ export function parseBody(text: string, options: Pick<BodyOptions, 'env' | 'chil
   return parseYaml(body);
 }
 
+/**
+ * The body as posted, before env interpolation, so that a read never shows an expanded secret.
+ * Undefined when nothing was interpolated; a body that only parses once expanded reads as null.
+ */
+function postedValue(text: string, options: Pick<BodyOptions, 'env'>): unknown {
+  if (!options.env || !text.includes('${')) return undefined;
+  try {
+    return yamlToValue(parseYaml(text));
+  } catch {
+    return null;
+  }
+}
+
+function withPosted<C>(result: BodyResult<C>, text: string, options: BodyOptions): BodyResult<C> {
+  if (!result.ok) return result;
+  const posted = postedValue(text, options);
+  return posted === undefined ? result : { ...result, posted };
+}
+
 /** A stream config body (`POST|PUT /streams/{id}`, each entry of `POST /streams`). */
 export function readStreamBody(text: string, options: BodyOptions): BodyResult<StreamConfig> {
-  return checkStream(parseBody(text, options), options);
+  return withPosted(checkStream(parseBody(text, options), options), text, options);
 }
 
 /** A parsed (or merged) stream document through the lint gate and conversion. */
@@ -80,7 +108,7 @@ export function readComponentBody(
       lines: buildLineIndex(parsed),
     },
   );
-  return { ok: true, config, raw };
+  return withPosted({ ok: true, config, raw }, text, options);
 }
 
 export interface StreamEntry {

@@ -1,5 +1,7 @@
 // A lint: where in the config text something is wrong, and the reference's message for it.
 
+import { scrubSecretText } from './secret_text.js';
+
 export interface Lint {
   line: number;
   /**
@@ -16,7 +18,8 @@ export function lintAt(line: number, message: string): Lint {
 
 /** `(3,1) field nope not recognised`, as the HTTP API reports lints. */
 export function formatApiLint(lint: Lint): string {
-  return `(${lint.line},${lint.column}) ${lint.message}`;
+  // A lint may quote the offending value, and that value may hold a password.
+  return `(${lint.line},${lint.column}) ${scrubSecretText(lint.message)}`;
 }
 
 /** `config.yaml(3,1) field nope not recognised`, as file lints read. */

@@ -1,6 +1,7 @@
 // The three lint entry points: a whole service config file, a stream config (streams mode and
 // API bodies), and a single component (`POST /resources/{type}/{id}`).
 import { isMap, isScalar, type Node, type Pair } from 'yaml';
+import { lintHttpAttachment } from './http_attach_lint.js';
 import { type Lint, lintAt } from './lint.js';
 import { ConfigLinter, type LintOptions } from './linter.js';
 import type { ConfigKind } from './schema.js';
@@ -21,6 +22,7 @@ export function lintServiceConfig(
   if (emptyDocument(parsed)) return [];
   const linter = new ConfigLinter(parsed, options);
   linter.fields(serviceFields({ withStreamSections: options.withStreamSections }), linter.root);
+  lintHttpAttachment(linter);
   return linter.result();
 }
 

@@ -37,8 +37,18 @@ export interface LintOptions {
 const LABEL_PATTERN = /^[a-z0-9_]+$/;
 
 /** One lint run over one config: labels are unique within it. */
+/** A component the walk met: its kind and type, the node it was written at and its own settings. */
+export interface LintedComponent {
+  kind: ConfigKind;
+  name: string;
+  node: Node;
+  settings: Node | null;
+}
+
 export class ConfigLinter {
   private readonly lints: Lint[] = [];
+  /** Every component met, for checks that need the whole config (see http_attach_lint.ts). */
+  readonly components: LintedComponent[] = [];
   private readonly labels = new Map<string, number>();
   private readonly doc: Document;
   private readonly lines: LineCounter;
@@ -172,7 +182,7 @@ export class ConfigLinter {
     }
     const configField = { ...configFieldOf(schema), name: schema.root?.name || name };
     const own = pairs.find((p) => keyName(p) === name);
-    if (own) this.field(configField, own.value);
+    if (own) this.settings(schema, configField, own.value);
 
     const reserved = wrapperFields(kind);
     for (const pair of pairs) {
@@ -180,7 +190,7 @@ export class ConfigLinter {
       if (key === name || key === 'type') continue;
       if (key === 'plugin') {
         if (own) this.report(pair.key, 'plugin object is ineffective');
-        else this.field(configField, pair.value);
+        else this.settings(schema, configField, pair.value);
         continue;
       }
       const spec = reserved.get(key);
@@ -193,7 +203,18 @@ export class ConfigLinter {
       this.field(spec, pair.value);
     }
     const settings = own?.value ?? pairs.find((p) => keyName(p) === 'plugin')?.value ?? null;
+    this.components.push({ kind, name, node, settings: this.resolve(settings) ?? null });
     this.componentHook(schema, settings, own?.value ?? node);
+  }
+
+  /**
+   * A component's own settings. One declared with no fields at all (`drop`, `noop`,
+   * `sync_response`) still has its keys checked: `drop: {nope: 1}` names `nope`.
+   */
+  private settings(schema: ComponentSchema, configField: FieldSpec, value: Node | null): void {
+    const node = this.resolve(value);
+    if (!schema.root && schema.fields.length === 0 && node && isMap(node)) this.fields([], node);
+    else this.field(configField, value);
   }
 
   /** A map's pairs with YAML merge keys (`<<: *a`, `<<: [*a, *b]`) expanded; its own keys win. */
@@ -307,7 +328,7 @@ export class ConfigLinter {
     return node instanceof Scalar && node.type === 'BLOCK_LITERAL' ? line + 1 : line;
   }
 
-  private report(node: Node | null | undefined, message: string): void {
+  report(node: Node | null | undefined, message: string): void {
     this.lints.push(lintAt(lineOf(node, this.lines), message));
   }
 

@@ -31,6 +31,8 @@ export interface LoadedConfig<C> {
   lints: string[];
   /** The document as written (after env interpolation and --set). */
   raw: unknown;
+  /** The document as written before env interpolation (with --set): what reads show. */
+  posted: unknown;
   /** Line of each path in the document, for errors found after loading. */
   lines: LineIndex;
 }
@@ -54,6 +56,7 @@ async function readText(path: string): Promise<string> {
 
 interface PreparedFile {
   parsed: ParsedYaml;
+  posted: () => unknown;
   envLints: Lint[];
   lintable: boolean;
 }
@@ -72,7 +75,19 @@ async function prepare(path: string, options: LoadOptions): Promise<PreparedFile
   applySetOverrides(parsed, (options.sets ?? []).map(parseSetOverride));
   const envLints =
     interpolated.missing.length > 0 ? [lintAt(1, missingEnvMessage(interpolated.missing))] : [];
-  return { parsed, envLints, lintable: !lintDisabled(text) };
+  const posted = () => (text === interpolated.text ? yamlToValue(parsed) : postedValue(text, options.sets));
+  return { parsed, posted, envLints, lintable: !lintDisabled(text) };
+}
+
+/** The file before env interpolation, so reads never show an expanded secret; null if only the expanded form parses. */
+function postedValue(text: string, sets: readonly string[] | undefined): unknown {
+  try {
+    const parsed = parseYaml(text);
+    applySetOverrides(parsed, (sets ?? []).map(parseSetOverride));
+    return yamlToValue(parsed);
+  } catch {
+    return null;
+  }
 }
 
 function withFile<T>(path: string, convert: () => T): T {
@@ -107,7 +122,7 @@ export async function loadConfigFile(
   path: string,
   options: LoadOptions & { withStreamSections?: boolean },
 ): Promise<LoadedConfig<ServiceConfig>> {
-  const { parsed, envLints, lintable } = await prepare(path, options);
+  const { parsed, posted, envLints, lintable } = await prepare(path, options);
   const lints = [...envLints, ...(lintable ? lintServiceConfig(parsed, options) : [])].map((l) =>
     formatFileLint(path, l),
   );
@@ -118,7 +133,7 @@ export async function loadConfigFile(
       toServiceConfig(raw, ctx, { withStreamSections: options.withStreamSections }),
     ),
   );
-  return { config, raw, lints, lines };
+  return { config, raw, posted: posted(), lints, lines };
 }
 
 /** A streams-mode stream file: stream sections plus an allowed `tests` section. */
@@ -126,7 +141,7 @@ export async function loadStreamFile(
   path: string,
   options: LoadOptions,
 ): Promise<LoadedConfig<StreamConfig>> {
-  const { parsed, envLints, lintable } = await prepare(path, options);
+  const { parsed, posted, envLints, lintable } = await prepare(path, options);
   const lints = [
     ...envLints,
     ...(lintable ? lintStreamConfig(parsed, { ...options, allowTests: true }) : []),
@@ -136,5 +151,5 @@ export async function loadStreamFile(
   const config = convert(path, lints, () =>
     normaliseAll({ provider: options.provider, lines }, (ctx) => toStreamConfig(raw, ctx)),
   );
-  return { config, raw, lints, lines };
+  return { config, raw, posted: posted(), lints, lines };
 }

@@ -7,6 +7,7 @@ import { ConfigError } from '../engine/errors.js';
 import { inferComponentType } from './infer_type.js';
 import { type ConfigKind, configFieldOf, isConfigKind, type SchemaProvider } from './schema.js';
 import { scrubValue } from './scrub.js';
+import { isSensitiveName, scrubSecretText } from './secret_text.js';
 import type { FieldSpec } from './spec.js';
 import type { ParsedYaml } from './yaml_document.js';
 
@@ -99,7 +100,10 @@ function sanitiseField(spec: FieldSpec, node: Node | null, provider: SchemaProvi
     const inner: FieldSpec = { ...spec, kind: 'scalar' };
     const map = new YAMLMap();
     map.flow = node.flow;
-    for (const [key, value] of entries(node)) map.set(key, sanitiseField(inner, value, provider));
+    for (const [key, value] of entries(node)) {
+      // A header map's `Authorization` (and the like) holds a credential whatever the field says.
+      map.set(key, sanitiseField(isSensitiveName(key) ? { ...inner, secret: true } : inner, value, provider));
+    }
     return map;
   }
   if (isConfigKind(spec.type)) return sanitiseComponent(spec.type, node, provider, false);
@@ -116,5 +120,15 @@ function sanitiseField(spec: FieldSpec, node: Node | null, provider: SchemaProvi
   }
   if (spec.secret && (isScalar(node) || node === null))
     return new Scalar(scrubValue(isScalar(node) ? node.value : null));
-  return node;
+  return withoutEmbeddedSecrets(node);
+}
+
+/** A string scalar with URL/DSN passwords hidden, keeping the style it was written in. */
+function withoutEmbeddedSecrets(node: Node | null): Node | null {
+  if (!isScalar(node) || typeof node.value !== 'string') return node;
+  const scrubbed = scrubSecretText(node.value);
+  if (scrubbed === node.value) return node;
+  const out = new Scalar(scrubbed);
+  out.type = node.type;
+  return out;
 }

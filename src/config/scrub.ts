@@ -1,13 +1,15 @@
-// Replaces secret field values in a config as written with `!!!SECRET_SCRUBBED!!!` (API reads,
-// debug dumps). Empty values and pure `${ENV}` references are left as they are.
+// The one config scrubber for every read path (API stream and resource reads, debug dumps):
+// secret fields read `!!!SECRET_SCRUBBED!!!`, and credentials embedded in any other value (URL
+// and DSN passwords, header values) are hidden the same way. Empty values and pure `${ENV}`
+// references are left as they are: they name a secret without holding it.
 import { inferComponentType } from './infer_type.js';
 import { type ConfigKind, configFieldOf, isConfigKind, type SchemaProvider } from './schema.js';
+import { SCRUBBED, scrubEmbeddedSecrets, scrubSecretValue } from './secret_text.js';
 import { SERVICE_FIELDS, streamFields } from './service_spec.js';
 import type { FieldSpec } from './spec.js';
 import { wrapperFields } from './wrapper_fields.js';
 
-export const SCRUBBED = '!!!SECRET_SCRUBBED!!!';
-const ENV_REFERENCE = /^\$\{[0-9A-Za-z_.]+(:((\$\{[^}]+\})|[^}])*)?\}$/;
+export { SCRUBBED, scrubSecretText } from './secret_text.js';
 
 type PlainObject = Record<string, unknown>;
 const isObject = (v: unknown): v is PlainObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -15,8 +17,7 @@ const isObject = (v: unknown): v is PlainObject => typeof v === 'object' && v !=
 /** The scrubbed form of one secret scalar. */
 export function scrubValue(value: unknown): unknown {
   if (value === null || value === undefined) return '';
-  if (value === '' || (typeof value === 'string' && ENV_REFERENCE.test(value.trim()))) return value;
-  return SCRUBBED;
+  return typeof value === 'string' ? scrubSecretValue(value) : SCRUBBED;
 }
 
 export function scrubField(spec: FieldSpec, value: unknown, provider: SchemaProvider): unknown {
@@ -30,7 +31,7 @@ export function scrubField(spec: FieldSpec, value: unknown, provider: SchemaProv
     const inner: FieldSpec = { ...spec, kind: 'scalar' };
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubField(inner, v, provider)]));
   }
-  if (isConfigKind(spec.type)) return scrubComponent(spec.type, value, provider);
+  if (isConfigKind(spec.type)) return scrubComponentFields(spec.type, value, provider);
   if (spec.children) return isObject(value) ? scrubFields(spec.children, value, provider) : value;
   return spec.secret ? scrubValue(value) : value;
 }
@@ -49,8 +50,13 @@ export function scrubFields(
   return out;
 }
 
-/** A component as written (`{memory: {...}, label: x}`); unknown types pass through unchanged. */
+/** A component as written (`{memory: {...}, label: x}`), secret fields and embedded credentials hidden. */
 export function scrubComponent(kind: ConfigKind, value: unknown, provider: SchemaProvider): unknown {
+  return scrubEmbeddedSecrets(scrubComponentFields(kind, value, provider));
+}
+
+/** Secret fields only; unknown types pass through unchanged. */
+function scrubComponentFields(kind: ConfigKind, value: unknown, provider: SchemaProvider): unknown {
   if (!isObject(value)) return value;
   const explicit = typeof value.type === 'string' ? value.type : undefined;
   const inferred = inferComponentType(provider, kind, Object.keys(value), explicit);
@@ -72,10 +78,10 @@ export function scrubComponent(kind: ConfigKind, value: unknown, provider: Schem
 
 /** A stream config as written. */
 export function scrubStreamConfig(value: unknown, provider: SchemaProvider): unknown {
-  return isObject(value) ? scrubFields(streamFields(), value, provider) : value;
+  return scrubEmbeddedSecrets(isObject(value) ? scrubFields(streamFields(), value, provider) : value);
 }
 
 /** A whole service config as written. */
 export function scrubServiceConfig(value: unknown, provider: SchemaProvider): unknown {
-  return isObject(value) ? scrubFields(SERVICE_FIELDS, value, provider) : value;
+  return scrubEmbeddedSecrets(isObject(value) ? scrubFields(SERVICE_FIELDS, value, provider) : value);
 }

@@ -1,5 +1,6 @@
 // The process logger: pino, writing Benthos-style logfmt (default) or JSON lines to stderr.
 import { type Logger, type LoggerOptions, pino } from 'pino';
+import { scrubSecretText } from '../config/secret_text.js';
 import { PINO_LEVELS } from './log_levels.js';
 
 export interface LoggerConfig {
@@ -65,6 +66,12 @@ export function createLogger(
     level: pinoLevel(merged.level),
     base: { ...merged.static_fields },
     timestamp: merged.add_timestamp ? pino.stdTimeFunctions.isoTime : false,
+    // A connector error can quote a URL or DSN with its password: no log line carries one.
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((a) => (typeof a === 'string' ? scrubSecretText(a) : a)) as typeof args);
+      },
+    },
   };
   const names = {
     time: merged.timestamp_name ?? 'time',

@@ -2,6 +2,7 @@
 // and are left unregistered, so they answer 404.
 import type { ServerResponse } from 'node:http';
 import YAML from 'yaml';
+import { scrubReportHeader } from '../config/scrub_command_line.js';
 import type { RegisterEndpoint } from './builtin-endpoints.js';
 import { sendJson, sendText } from './respond.js';
 
@@ -70,6 +71,7 @@ function withoutSecrets(report: object): Record<string, unknown> {
   const source = report as Record<string, unknown>;
   const kept: Record<string, unknown> = {};
   for (const section of REPORT_SECTIONS) if (section in source) kept[section] = source[section];
+  if ('header' in kept) kept.header = scrubReportHeader(kept.header);
   if (Array.isArray(source.workers)) {
     kept.workers = source.workers.map((w: unknown) => (w && typeof w === 'object' ? withoutSecrets(w) : w));
   }

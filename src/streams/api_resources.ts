@@ -19,6 +19,7 @@ import {
   sendVerbNotSupported,
 } from './request.js';
 import { buildResource } from './resource_builder.js';
+import { scrubbedError } from './scrubbed_error.js';
 import { assertValidId } from './stream_id.js';
 
 const BAD_TYPE = 'Var `type` must be set to one of `cache`, `input`, `output`, `processor` or `rate_limit`';
@@ -62,7 +63,7 @@ export function resourceHandler(ctx: StreamsApiContext): EndpointHandler {
       await installResource(ctx, type, id, text, chilled);
       sendOk(res);
     } catch (err) {
-      sendFailure(res, err);
+      sendFailure(res, scrubbedError(err));
     }
   };
 }
@@ -100,7 +101,8 @@ async function installResource(
   } catch (err) {
     throw new StreamBuildError(errorMessage(err));
   }
-  await ctx.resources.set(kind, id, component, result.raw);
+  // Stored as posted (`${VAR}` unexpanded): the stored config is only ever read back.
+  await ctx.resources.set(kind, id, component, result.posted === undefined ? result.raw : result.posted);
 }
 
 async function deleteResource(

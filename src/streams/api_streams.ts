@@ -21,6 +21,7 @@ import {
   sendVerbNotSupported,
   stopTimeoutOf,
 } from './request.js';
+import { scrubbedError } from './scrubbed_error.js';
 import { assertValidId } from './stream_id.js';
 import { type StreamSummary, streamDetail, streamSummary } from './stream_view.js';
 
@@ -28,7 +29,7 @@ import { type StreamSummary, streamDetail, streamSummary } from './stream_view.j
 function guarded(
   work: (req: IncomingMessage, res: ServerResponse, params: Record<string, string>) => Promise<void>,
 ): EndpointHandler {
-  return (req, res, params) => work(req, res, params).catch((err) => sendFailure(res, err));
+  return (req, res, params) => work(req, res, params).catch((err) => sendFailure(res, scrubbedError(err)));
 }
 
 /** `/streams`: GET lists, POST replaces the whole set. */
@@ -123,7 +124,7 @@ async function readDefinition(
     throw asBadRequest(err);
   }
   if (!result.ok) throw new LintFailure(result.lints);
-  return { config: result.config, raw: result.raw };
+  return { config: result.config, raw: result.raw, posted: result.posted };
 }
 
 /** A PATCH body: YAML or JSON, never interpolated, and it must be an object (decision 3). */
@@ -143,11 +144,13 @@ async function readPatch(ctx: StreamsApiContext, req: IncomingMessage): Promise<
 /** The stored config with the patch merged in (RFC 7396), through the lint gate like a PUT. */
 function mergedDefinition(
   ctx: StreamsApiContext,
-  stored: unknown,
+  stored: { raw: unknown; posted: unknown },
   patch: Record<string, unknown>,
   chilled: boolean,
 ): StreamDefinition {
-  const merged = mergePatch(stored, patch);
+  const merged = mergePatch(stored.raw, patch);
+  // The read view keeps its `${VAR}` references: the patch goes into the posted form too.
+  const posted = stored.posted === stored.raw ? merged : mergePatch(stored.posted, patch);
   try {
     // Lints name lines of the merged config written out as YAML.
     const result = checkStream(parseYaml(stringify(merged)), {
@@ -156,7 +159,7 @@ function mergedDefinition(
       bloblang: ctx.bloblang,
     });
     if (!result.ok) throw new LintFailure(result.lints);
-    return { config: result.config, raw: merged };
+    return { config: result.config, raw: merged, posted };
   } catch (err) {
     throw asBadRequest(err);
   }

@@ -47,3 +47,14 @@ export class LintFailure extends Error {
     this.name = 'LintFailure';
   }
 }
+
+/**
+ * The new config of an update built but did not start (its listener's address is taken, its first
+ * connect failed): the previous config runs again, and the client hears why (400).
+ */
+export class StreamStartError extends BadRequestError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StreamStartError';
+  }
+}

@@ -11,8 +11,10 @@ export interface ManagedStream {
   readonly id: string;
   /** Normalised, to rebuild the stream when an update fails (decision 2). */
   readonly config: StreamConfig;
-  /** As accepted (after env interpolation, or merged by PATCH), for GET. */
+  /** As accepted (after env interpolation, or merged by PATCH): what a PATCH merges into. */
   readonly raw: unknown;
+  /** As posted (`${VAR}` unexpanded, or merged by PATCH): what GET shows, scrubbed. */
+  readonly posted: unknown;
   readonly stream: Stream;
   readonly endpoints: StreamEndpoints;
   readonly usage: ResourceUsage;

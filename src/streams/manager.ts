@@ -16,9 +16,17 @@ import type { Registry } from '../engine/registry.js';
 import type { ResourceKind } from '../engine/resources.js';
 import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
-import { ManagerClosedError, StreamBuildError, StreamExistsError, StreamNotFoundError } from './errors.js';
+import {
+  ManagerClosedError,
+  StreamBuildError,
+  StreamExistsError,
+  StreamNotFoundError,
+  StreamStartError,
+} from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
 import type { ManagedStream } from './managed_stream.js';
+import { canOverlap } from './overlap.js';
+import { DEFAULT_START_CHECK_MS, firstConnectFailure } from './start_check.js';
 import { type EndpointHost, type StreamEndpoints, StreamEndpointTable } from './stream_endpoints.js';
 import { assertValidId } from './stream_id.js';
 import { readyHandler } from './stream_ready.js';
@@ -42,12 +50,17 @@ export interface StreamManagerOptions {
   prefixStreamEndpoints?: boolean;
   /** Stop deadline when the caller gives none (no `?timeout=`). */
   defaultStopTimeoutMs?: number;
+  /** How long an update waits for the new stream's first connects (see start_check.ts). */
+  startCheckMs?: number;
   baseDir?: string;
 }
 
 export interface StreamDefinition {
   config: StreamConfig;
+  /** After env interpolation. */
   raw: unknown;
+  /** As posted, `${VAR}` unexpanded, for reads; defaults to raw. */
+  posted?: unknown;
 }
 
 const DEFAULT_STOP_TIMEOUT_MS = 20_000;
@@ -60,6 +73,7 @@ export class StreamManager {
   private readonly locks = new KeyedLock();
   private readonly endpointTable: StreamEndpointTable;
   private readonly defaultStopMs: number;
+  private readonly startCheckMs: number;
   private isClosed = false;
 
   constructor(private readonly options: StreamManagerOptions) {
@@ -69,6 +83,7 @@ export class StreamManager {
       logger: options.logger,
     });
     this.defaultStopMs = options.defaultStopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
+    this.startCheckMs = options.startCheckMs ?? DEFAULT_START_CHECK_MS;
   }
 
   get closed(): boolean {
@@ -113,14 +128,16 @@ export class StreamManager {
 
   /**
    * Builds the new config aside first: one that does not build leaves the running stream untouched
-   * (decision 2). Then stops the old instance and starts the new config; if that still fails, the
-   * previous config is started again and the error is thrown. The id stays readable throughout.
+   * (decision 2). Then swaps the new instance in (see replace): one that fails to start or to pass
+   * its first connects (an address in use) never costs the running config. The id stays readable
+   * throughout.
    */
   update(id: string, definition: StreamDefinition, stopTimeoutMs?: number): Promise<void> {
     return this.locks.run(id, async () => {
       this.assertOpen();
       const current = this.streams.get(id);
       if (!current) throw new StreamNotFoundError(id);
+      await this.checkBuilds(id, definition);
       await this.replace(current, definition, stopTimeoutMs);
     });
   }
@@ -128,31 +145,73 @@ export class StreamManager {
   /** Like update, but with the new config computed from the stored one under the same lock (PATCH). */
   patch(
     id: string,
-    derive: (raw: unknown) => StreamDefinition | Promise<StreamDefinition>,
+    derive: (stored: { raw: unknown; posted: unknown }) => StreamDefinition | Promise<StreamDefinition>,
     stopTimeoutMs?: number,
   ): Promise<void> {
     return this.locks.run(id, async () => {
       this.assertOpen();
       const current = this.streams.get(id);
       if (!current) throw new StreamNotFoundError(id);
-      const definition = await derive(current.raw);
+      const definition = await derive({ raw: current.raw, posted: current.posted });
+      await this.checkBuilds(id, definition);
       await this.replace(current, definition, stopTimeoutMs);
     });
   }
 
+  /**
+   * Swaps a checked config in for the running one. When the two can share nothing (overlap.ts) the
+   * new instance starts and passes its first connects before the old one stops, so the stream has
+   * no gap and a failure leaves the old one running untouched; otherwise the old one stops first
+   * and is started again if the new one fails.
+   */
   private async replace(
     current: ManagedStream,
     definition: StreamDefinition,
     stopTimeoutMs: number | undefined,
   ): Promise<void> {
-    await this.checkBuilds(current.id, definition);
+    if (canOverlap(current.raw, definition.raw))
+      return this.replaceOverlapping(current, definition, stopTimeoutMs);
     await this.stopInstance(current, stopTimeoutMs);
+    let next: ManagedStream;
     try {
-      this.streams.set(current.id, await this.start(current.id, definition));
+      next = await this.start(current.id, definition);
     } catch (err) {
       await this.restore(current);
       throw new StreamBuildError(`${errorMessage(err)} (the previous config was restarted)`);
     }
+    const failure = await firstConnectFailure(next.stream, this.startCheckMs);
+    if (failure !== undefined) {
+      await this.stopInstance(next, stopTimeoutMs);
+      await this.restore(current);
+      throw new StreamStartError(
+        `stream '${current.id}' did not start: ${failure} (the previous config was restarted)`,
+      );
+    }
+    this.streams.set(current.id, next);
+  }
+
+  /** Start the new instance beside the old one; stop the old one only once the new one is up. */
+  private async replaceOverlapping(
+    current: ManagedStream,
+    definition: StreamDefinition,
+    stopTimeoutMs: number | undefined,
+  ): Promise<void> {
+    // Both instances report under the stream's id: neither may drop the id's metrics on the way out.
+    let next: ManagedStream;
+    try {
+      next = await this.start(current.id, definition, { keepMetrics: true });
+    } catch (err) {
+      throw new StreamBuildError(`${errorMessage(err)} (the running stream was left as it was)`);
+    }
+    const failure = await firstConnectFailure(next.stream, this.startCheckMs);
+    if (failure !== undefined) {
+      await this.stopInstance(next, stopTimeoutMs, { keepMetrics: true });
+      throw new StreamStartError(
+        `stream '${current.id}' did not start: ${failure} (the running stream was left as it was)`,
+      );
+    }
+    this.streams.set(current.id, next);
+    await this.stopInstance(current, stopTimeoutMs, { keepMetrics: true });
   }
 
   /**
@@ -193,32 +252,93 @@ export class StreamManager {
   }
 
   /**
-   * Makes the set of streams equal to `wanted` (bulk `POST /streams`): deletes, updates and creates
-   * all run concurrently. Returns the failures in the reference's wording and group order.
+   * Makes the set of streams equal to `wanted` (bulk `POST /streams`), all or nothing: every new
+   * or changed config is built aside first, and if any fails nothing changes. Then deletes run,
+   * then updates and creates concurrently; if one of those fails to start, the ones that succeeded
+   * are undone (created streams removed, updated and deleted ones put back as they were). Returns
+   * the failures, each naming its stream; empty on success.
    */
   async replaceAll(wanted: ReadonlyMap<string, StreamDefinition>): Promise<string[]> {
     this.assertOpen();
-    const existing = new Set(this.streams.keys());
-    const attempt = async (prefix: string, work: () => Promise<void>) => {
-      try {
-        await work();
-        return null;
-      } catch (err) {
-        return `${prefix}: ${errorMessage(err)}`;
-      }
-    };
-    const deletes = [...existing]
-      .filter((id) => !wanted.has(id))
-      .map((id) => attempt('failed to delete stream', () => this.deleteIfPresent(id)));
-    const updates: Promise<string | null>[] = [];
-    const creates: Promise<string | null>[] = [];
-    for (const [id, definition] of wanted) {
-      if (existing.has(id))
-        updates.push(attempt('failed to update stream', () => this.update(id, definition)));
-      else creates.push(attempt('failed to create stream', () => this.create(id, definition)));
+    const existing = new Map(this.streams);
+    const verb = (id: string) => (existing.has(id) ? 'update' : 'create');
+    const buildFailures = await collectFailures(
+      [...wanted].map(([id, definition]) => ({
+        what: `failed to ${verb(id)} stream '${id}'`,
+        work: () => this.checkBuilds(id, definition),
+      })),
+    );
+    if (buildFailures.length > 0) return buildFailures;
+
+    const deleted = [...existing.keys()].filter((id) => !wanted.has(id));
+    const deleteFailures = await collectFailures(
+      deleted.map((id) => ({
+        what: `failed to delete stream '${id}'`,
+        work: () => this.deleteIfPresent(id),
+      })),
+    );
+    const applied: Array<{ id: string; undo: () => Promise<void> }> = [];
+    const changeFailures =
+      deleteFailures.length > 0
+        ? []
+        : await collectFailures(
+            [...wanted].map(([id, definition]) => {
+              const previous = existing.get(id);
+              return {
+                what: `failed to ${verb(id)} stream '${id}'`,
+                work: async () => {
+                  if (previous) {
+                    await this.updateChecked(id, definition);
+                    applied.push({ id, undo: () => this.updateChecked(id, previous) });
+                  } else {
+                    await this.createChecked(id, definition);
+                    applied.push({ id, undo: () => this.delete(id) });
+                  }
+                },
+              };
+            }),
+          );
+    const failures = [...deleteFailures, ...changeFailures];
+    if (failures.length === 0) return [];
+    // Undo: free what the new streams hold before the old ones come back.
+    const undone = [...applied].sort((a, b) => Number(existing.has(a.id)) - Number(existing.has(b.id)));
+    for (const { id, undo } of undone) {
+      await undo().catch((err) => failures.push(`could not undo stream '${id}': ${errorMessage(err)}`));
     }
-    const results = await Promise.all([Promise.all(deletes), Promise.all(updates), Promise.all(creates)]);
-    return results.flat().filter((r): r is string => r !== null);
+    for (const id of deleted) {
+      const previous = existing.get(id);
+      if (!previous || this.streams.has(id)) continue;
+      await this.create(id, previous).catch((err) =>
+        failures.push(`could not restore deleted stream '${id}': ${errorMessage(err)}`),
+      );
+    }
+    return failures;
+  }
+
+  /** An update whose config was already built aside (bulk POST). */
+  private updateChecked(id: string, definition: StreamDefinition): Promise<void> {
+    return this.locks.run(id, async () => {
+      this.assertOpen();
+      const current = this.streams.get(id);
+      if (!current) throw new StreamNotFoundError(id);
+      await this.replace(current, definition, undefined);
+    });
+  }
+
+  /** A create that fails, leaving nothing, when the new stream's first connects fail (bulk POST). */
+  private createChecked(id: string, definition: StreamDefinition): Promise<void> {
+    assertValidId(id);
+    return this.locks.run(id, async () => {
+      this.assertOpen();
+      if (this.streams.has(id)) throw new StreamExistsError(id);
+      const entry = await this.start(id, definition);
+      const failure = await firstConnectFailure(entry.stream, this.startCheckMs);
+      if (failure !== undefined) {
+        await this.stopInstance(entry, undefined);
+        throw new StreamStartError(`stream '${id}' did not start: ${failure}`);
+      }
+      this.streams.set(id, entry);
+    });
   }
 
   /** Closes the manager and stops every stream in parallel within the timeout (process shutdown). */
@@ -246,7 +366,11 @@ export class StreamManager {
   }
 
   /** Builds and starts one instance; on failure nothing of it stays registered. */
-  private async start(id: string, definition: StreamDefinition): Promise<ManagedStream> {
+  private async start(
+    id: string,
+    definition: StreamDefinition,
+    options: { keepMetrics?: boolean } = {},
+  ): Promise<ManagedStream> {
     const { logger, metrics } = this.options;
     const endpoints = this.endpointTable.forStream(id);
     const usage: ResourceUsage = new Map();
@@ -268,13 +392,14 @@ export class StreamManager {
       stream = await Stream.build(definition.config, new ComponentBuilder(env), streamLogger, abort);
     } catch (err) {
       endpoints.release();
-      metrics.removeStream(id);
+      if (!options.keepMetrics) metrics.removeStream(id);
       throw new StreamBuildError(errorMessage(err));
     }
     const entry: ManagedStream = {
       id,
       config: definition.config,
       raw: definition.raw,
+      posted: definition.posted === undefined ? definition.raw : definition.posted,
       stream,
       endpoints,
       usage,
@@ -312,15 +437,35 @@ export class StreamManager {
       this.streams.set(previous.id, await this.start(previous.id, previous));
     } catch (err) {
       previous.buildError = errorMessage(err);
+      this.streams.set(previous.id, previous);
       this.options.logger.error(
         `stream ${previous.id}: could not restart the previous config: ${previous.buildError}`,
       );
     }
   }
 
-  private async stopInstance(entry: ManagedStream, stopTimeoutMs: number | undefined): Promise<void> {
+  private async stopInstance(
+    entry: ManagedStream,
+    stopTimeoutMs: number | undefined,
+    options: { keepMetrics?: boolean } = {},
+  ): Promise<void> {
     await entry.stream.stop(Math.max(0, stopTimeoutMs ?? this.defaultStopMs));
     entry.endpoints.release();
-    this.options.metrics.removeStream(entry.id);
+    if (!options.keepMetrics) this.options.metrics.removeStream(entry.id);
   }
+}
+
+/** Runs every piece of work concurrently; returns `<what>: <error>` for each that failed, in order. */
+async function collectFailures(
+  jobs: ReadonlyArray<{ what: string; work: () => Promise<void> }>,
+): Promise<string[]> {
+  const results = await Promise.all(
+    jobs.map(({ what, work }) =>
+      work().then(
+        () => null,
+        (err: unknown) => `${what}: ${errorMessage(err)}`,
+      ),
+    ),
+  );
+  return results.filter((r): r is string => r !== null);
 }

@@ -17,6 +17,8 @@ export const DEFAULT_OBSERVABILITY_FILES = ['/nekton.yaml', '/etc/nekton/config.
 export interface LoadedObservability {
   config: ServiceConfig;
   raw: unknown;
+  /** Before env interpolation: what `/debug/config` shows (scrubbed). */
+  posted: unknown;
   lints: string[];
   /** Directory relative paths (Bloblang imports) resolve against. */
   baseDir: string;
@@ -44,6 +46,7 @@ export async function loadObservability(options: {
   return {
     config,
     raw,
+    posted: raw,
     lints: lints.map((l) => formatFileLint('--set', l)),
     baseDir: process.cwd(),
     source: { file: '--set', lines },

@@ -94,7 +94,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
       new HttpServer({
         config: config.http,
         metricsHandler: metrics.handler,
-        sanitisedConfig: () => scrubServiceConfig(observability.raw, provider),
+        sanitisedConfig: () => scrubServiceConfig(observability.posted, provider),
         logger,
         timeouts: options.httpTimeouts,
       }),

@@ -20,5 +20,9 @@ export async function loadStreamDefinition(
   options: StreamFileOptions,
 ): Promise<LoadedStreamFile> {
   const loaded = await loadStreamFile(file.path, { provider: options.provider, envFiles: options.envFiles });
-  return { ...file, definition: { config: loaded.config, raw: loaded.raw }, lints: loaded.lints };
+  return {
+    ...file,
+    definition: { config: loaded.config, raw: loaded.raw, posted: loaded.posted },
+    lints: loaded.lints,
+  };
 }

@@ -22,8 +22,11 @@ export function streamSummary(entry: ManagedStream): StreamSummary {
   return { active: entry.stream.active, uptime: Number(ns) / 1e9, uptime_str: formatDuration(ns) };
 }
 
-/** Secret fields of the config read `!!!SECRET_SCRUBBED!!!`; the running stream keeps the real values. */
+/**
+ * The config as posted (`${VAR}` unexpanded) with secrets read `!!!SECRET_SCRUBBED!!!`; the
+ * running stream keeps the real values.
+ */
 export function streamDetail(entry: ManagedStream, provider: SchemaProvider): StreamDetail {
-  const config = scrubStreamConfig(entry.raw ?? null, provider);
+  const config = scrubStreamConfig(entry.posted ?? null, provider);
   return { ...streamSummary(entry), config, status: streamStatus(entry) };
 }

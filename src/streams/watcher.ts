@@ -2,13 +2,11 @@
 // a rescan of the stream files. New ids are created, changed files update their stream, vanished
 // files delete theirs. In strict mode a changed file with lints is not applied.
 
-import { type FSWatcher, watch } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { isDynamicPattern } from 'tinyglobby';
 import { errorMessage } from '../engine/errors.js';
 import { nodeCrypto } from '../engine/lazy_builtins.js';
+import { DirectoryWatches } from './directory_watch.js';
 import { resolveStreamFiles } from './files.js';
 import type { StreamManager } from './manager.js';
 import { loadStreamDefinition, type StreamFileOptions } from './stream_files.js';
@@ -28,33 +26,25 @@ export interface WatcherOptions extends StreamFileOptions {
 export class StreamFileWatcher {
   /** id → hash of the file content last applied. */
   private readonly applied = new Map<string, string>();
-  private readonly watchers: FSWatcher[] = [];
+  private readonly watches: DirectoryWatches;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly options: WatcherOptions) {}
+  constructor(private readonly options: WatcherOptions) {
+    this.watches = new DirectoryWatches(() => this.schedule(), options.logger);
+  }
 
   /** Remembers what was loaded at startup, so unchanged files are not restarted. */
   async start(initial: ReadonlyArray<{ id: string; path: string }>): Promise<void> {
     for (const file of initial) this.applied.set(file.id, await hashFile(file.path));
-    for (const target of await watchTargets(this.options.args)) {
-      try {
-        const watcher = watch(target.path, { recursive: target.recursive }, () => this.schedule());
-        watcher.on('error', (err) =>
-          this.options.logger.warn(`watching ${target.path}: ${errorMessage(err)}`),
-        );
-        this.watchers.push(watcher);
-      } catch (err) {
-        this.options.logger.warn(`cannot watch ${target.path}: ${errorMessage(err)}`);
-      }
-    }
+    await this.watches.sync(this.options.args);
   }
 
   close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    for (const w of this.watchers) w.close();
+    this.watches.close();
     return this.running;
   }
 
@@ -76,15 +66,19 @@ export class StreamFileWatcher {
       logger.error(`watching stream files: ${errorMessage(err)}`);
       return;
     }
+    // New subdirectories get a watch, removed ones lose theirs.
+    await this.watches.sync(this.options.args);
     const present = new Set<string>();
     for (const file of files) {
-      present.add(file.id);
       let hash: string;
       try {
         hash = await hashFile(file.path);
-      } catch {
-        continue; // vanished between listing and reading: the next event rescans
+      } catch (err) {
+        // Gone (an explicitly named file is listed even once removed): its stream is deleted below.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') present.add(file.id);
+        continue;
       }
+      present.add(file.id);
       if (this.applied.get(file.id) === hash) continue;
       await this.apply(file, hash);
     }
@@ -122,34 +116,4 @@ async function hashFile(path: string): Promise<string> {
     .createHash('sha256')
     .update(await readFile(path))
     .digest('hex');
-}
-
-/** Directories to watch: a given directory recursively, a file's or a glob's directory. */
-async function watchTargets(args: readonly string[]): Promise<{ path: string; recursive: boolean }[]> {
-  const targets = new Map<string, boolean>();
-  for (const arg of args) {
-    if (isDynamicPattern(arg)) {
-      targets.set(staticBase(arg), true);
-      continue;
-    }
-    const isDir = await stat(arg).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-    const path = isDir ? arg : dirname(arg);
-    targets.set(path, (targets.get(path) ?? false) || isDir);
-  }
-  return [...targets].map(([path, recursive]) => ({ path, recursive }));
-}
-
-/** The directory part of a glob before its first wildcard segment. */
-function staticBase(pattern: string): string {
-  const segments = pattern.split('/');
-  const fixed: string[] = [];
-  for (const segment of segments) {
-    if (isDynamicPattern(segment)) break;
-    fixed.push(segment);
-  }
-  const base = fixed.join('/');
-  return base === '' ? (pattern.startsWith('/') ? '/' : '.') : base;
 }

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { registerFunction, Timestamp } from '../library.js';
 import { argString, fail, p } from '../methods/support.js';
 import { formatTimestamp, normaliseInt } from '../value.js';
+import { wallClockNs } from './wall_clock.js';
 
 const envCache = new Map<string, string | null>();
 
@@ -52,7 +53,9 @@ for (const name of ['file', 'file_rel']) {
 
 registerFunction({ name: 'hostname', impure: true, params: [], impl: () => hostname() });
 
-const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+// Monotonic within the process: the previous form (Date.now() plus the monotonic clock's sub-ms
+// digits) could step back up to a millisecond between two calls.
+const nowNs = wallClockNs;
 
 /**
  * The zone `now()` is shown in: the process's local zone (TZ), like Go's time.Now(). Looked up on

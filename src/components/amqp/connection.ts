@@ -5,6 +5,7 @@ import type { ChannelModel } from 'amqplib';
 // Loaded on first connect: amqplib costs ~25 ms of start-up for configs that never use it.
 let amqplib: typeof import('amqplib') | undefined;
 
+import { scrubSecretText } from '../../config/secret_text.js';
 import type { TlsConfig } from '../fields/tls.js';
 import { tlsOptions } from '../fields/tls.js';
 
@@ -16,15 +17,9 @@ export function expandUrls(urls: readonly string[]): string[] {
     .filter((u) => u !== '');
 }
 
-/** The URL with its password replaced, for logs and errors. */
+/** The URL with its password replaced, for logs and errors (the one scrubber's rules). */
 export function redactUrl(text: string): string {
-  try {
-    const url = new URL(text);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return text.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
-  }
+  return scrubSecretText(text);
 }
 
 // Go's amqp client defaults: fail a dial after 30s, detect a dead peer within ~20s.

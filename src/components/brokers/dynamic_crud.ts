@@ -6,10 +6,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import { parse as parseYamlText } from 'yaml';
 import { formatDuration } from '../../config/duration.js';
+import { scrubSecretText } from '../../config/secret_text.js';
 import type { EndpointHandler } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import { nodeCrypto } from '../../engine/lazy_builtins.js';
-import { readBody, sendError } from '../../http/respond.js';
+import { readBody, sendError, sendJson } from '../../http/respond.js';
+import { idProblem } from '../../streams/stream_id.js';
+import { UnknownMemberFields } from './dynamic_member.js';
 
 export interface DynamicHooks {
   /** Builds the member from a POSTed body and installs it (replacing any); throws to answer 502. */
@@ -106,8 +109,19 @@ export class DynamicCrud {
         res.end(config);
         return;
       }
-      case 'POST':
+      case 'POST': {
+        // The same id rules as the streams API: an id becomes a path segment and a metric label.
+        const problem = idProblem(id);
+        if (problem) {
+          sendError(
+            res,
+            400,
+            `Error: invalid ${this.collection.slice(0, -1)} id ${JSON.stringify(id.slice(0, 64))}: ${problem}`,
+          );
+          return;
+        }
         return this.answer(res, () => this.post(req, id));
+      }
       case 'DELETE':
         return this.answer(res, () => this.delete(id));
       default:
@@ -159,7 +173,8 @@ export class DynamicCrud {
     try {
       await work();
     } catch (err) {
-      sendError(res, 502, `Error: ${errorMessage(err)}`);
+      if (err instanceof UnknownMemberFields) sendJson(res, 400, { linting_errors: err.lints });
+      else sendError(res, 502, `Error: ${scrubSecretText(errorMessage(err))}`);
       return;
     }
     res.statusCode = 200;

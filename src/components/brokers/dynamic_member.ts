@@ -1,5 +1,8 @@
-// Reading a dynamic member's config at run time: a POSTed body (YAML or JSON; no lint, no env
-// interpolation, unknown fields ignored, spec §6.4) or a static entry, with the stored form of §6.5.
+// Reading a dynamic member's config at run time: a POSTed body (YAML or JSON; no env
+// interpolation, spec §6.4) or a static entry, with the stored form of §6.5. Unlike the reference,
+// an unknown field is refused (400, as the streams API does) instead of silently dropped.
+import { formatApiLint } from '../../config/lint.js';
+import { lintComponentConfig } from '../../config/lint_config.js';
 import { normaliseComponent } from '../../config/normalise.js';
 import { normalisedComponentYaml } from '../../config/normalised_yaml.js';
 import type { SchemaProvider } from '../../config/schema.js';
@@ -12,6 +15,17 @@ export interface MemberConfig {
   stored: string;
 }
 
+/** A member body naming fields its component does not have: 400 with `linting_errors`. */
+export class UnknownMemberFields extends Error {
+  constructor(readonly lints: string[]) {
+    super(lints.join('\n'));
+    this.name = 'UnknownMemberFields';
+  }
+}
+
+// The lint messages that mean "this key is not part of the component" (spec §2.5's templates).
+const UNKNOWN_FIELD = /^field .+ (not recognised|is invalid when the component type is )/;
+
 /** `configPath` is where the member sits, e.g. `root.output.dynamic.outputs.foo`. */
 export function readMemberBody(
   kind: 'input' | 'output',
@@ -20,6 +34,10 @@ export function readMemberBody(
   schemas: SchemaProvider,
 ): MemberConfig {
   const parsed = parseYaml(typeof body === 'string' ? body : body.toString('utf8'));
+  const unknown = lintComponentConfig(parsed, kind, { provider: schemas }).filter((l) =>
+    UNKNOWN_FIELD.test(l.message),
+  );
+  if (unknown.length > 0) throw new UnknownMemberFields(unknown.map(formatApiLint));
   const config = normaliseComponent(
     kind,
     yamlToValue(parsed),

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Authenticator, MsgHdrs, NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import type { Interpolation } from '../../bloblang/index.js';
+import { scrubSecretText } from '../../config/secret_text.js';
 import { type FieldSpec, field } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { LostConnection } from '../../engine/lost_connection.js';
@@ -117,7 +118,7 @@ export function expandUrls(urls: readonly string[]): string[] {
 
 /** The address with any password hidden, for logs and errors. */
 export function redactUrl(text: string): string {
-  return text.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+  return scrubSecretText(text);
 }
 
 const encoder = new TextEncoder();

@@ -6,6 +6,7 @@
 import type * as RedisModule from '@redis/client';
 import type { RedisArgument } from '@redis/client';
 import type { Logger } from 'pino';
+import { scrubSecretText } from '../../config/secret_text.js';
 import { type FieldSpec, field } from '../../config/spec.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type TlsConfig, type TlsOptions, tlsField, tlsOptions } from '../fields/tls.js';
@@ -73,15 +74,14 @@ export async function redisTarget(config: RedisClientConfig): Promise<RedisTarge
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError(`url: not a valid redis URL: ${first}`);
+    throw new ConfigError(`url: not a valid redis URL: ${scrubSecretText(first)}`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError(`url: expected a redis:// or rediss:// URL, got ${first}`);
+    throw new ConfigError(`url: expected a redis:// or rediss:// URL, got ${scrubSecretText(first)}`);
   }
-  if (parsed.password) parsed.password = '***';
   return {
     url,
-    address: parsed.toString(),
+    address: scrubSecretText(parsed.toString()),
     name: config.client_name,
     tls: await tlsOptions(config.tls),
   };

@@ -461,7 +461,7 @@ output:
     });
     const [input, output] = statuses;
     assert.equal(s.stream.isReady(), false);
-    assert.match(input?.error ?? '', /amqp:\/\/guest:\*\*\*@127\.0\.0\.1:5672/);
+    assert.match(input?.error ?? '', /amqp:\/\/guest:!!!SECRET_SCRUBBED!!!@127\.0\.0\.1:5672/);
     assert.match(input?.error ?? '', /ACCESS.REFUSED/i);
     assert.doesNotMatch(input?.error ?? '', /wrong/, 'the password is not shown');
     assert.match(output?.error ?? '', /amqp:\/\/127\.0\.0\.1:1\/.*ECONNREFUSED/);

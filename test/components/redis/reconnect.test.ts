@@ -237,7 +237,7 @@ output:
 `);
     try {
       const [input, output] = await outage(run);
-      assert.match(input ?? '', /redis:\/\/nobody:\*\*\*@127\.0\.0\.1:6379/);
+      assert.match(input ?? '', /redis:\/\/nobody:!!!SECRET_SCRUBBED!!!@127\.0\.0\.1:6379/);
       assert.match(input ?? '', /WRONGPASS|AUTH|password/i);
       assert.doesNotMatch(input ?? '', /s3cret/);
       assert.match(output ?? '', /redis:\/\/127\.0\.0\.1:1.*(ECONNREFUSED|refused)/i);
