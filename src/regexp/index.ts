@@ -2,4 +2,11 @@
 
 export { compileConfigPatterns } from './config_patterns.js';
 export { expandTemplate } from './expand.js';
-export { compilePattern, type Match, Pattern, PatternSyntaxError, patternProblem } from './pattern.js';
+export {
+  compileLinearOnly,
+  compilePattern,
+  type Match,
+  Pattern,
+  PatternSyntaxError,
+  patternProblem,
+} from './pattern.js';
