@@ -69,9 +69,15 @@ describe('patterns in component configs', () => {
       '10:00 a\n more\n10:01 b\n',
     );
     assert.deepEqual(records, ['10:00 a\n more\n', '10:01 b\n']);
+    await assert.rejects(
+      buildScanner({ re_match: { pattern: 'a(b' } }, createTestContext()),
+      (err: Error) =>
+        err instanceof ConfigError &&
+        /re_match: pattern: error parsing regexp: missing closing \)/.test(err.message),
+    );
   });
 
-  it('lint reports a bad pattern in amqp_0_9 nack_reject_patterns and kafka_franz topics on their line', () => {
+  it('lint reports a bad pattern in amqp_0_9 nack_reject_patterns on its line', () => {
     const lints = lintServiceConfig(
       parseYaml(
         `input:

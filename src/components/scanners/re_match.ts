@@ -2,7 +2,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { compilePattern } from '../../regexp/index.js';
+import { compileConfigPatterns } from '../../regexp/index.js';
 import { TokenTooLongError } from './lines.js';
 import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 
@@ -12,7 +12,7 @@ export interface ReMatchConfig {
 }
 
 export function splitOnMatches(pattern: string, maxBufferSize: number): Scanner {
-  const regex = compilePattern(pattern);
+  const [regex] = compileConfigPatterns([pattern], 're_match: pattern');
   return async function* reMatch(source: ByteSource) {
     const decoder = new StringDecoder('utf8');
     let text = '';
