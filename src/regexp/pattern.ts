@@ -3,8 +3,15 @@
 // config or from data meets data goes through here; only the project's own constant patterns
 // stay on V8's backtracking RegExp. re2js decides what is valid; simple patterns on inputs short
 // enough for their backtracking to be bounded run on V8 instead, ~5-10x faster (fast_path.ts).
-import { RE2JS, RE2JSException } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { type FastPath, fastPath } from './fast_path.js';
+
+// re2js is loaded on the first pattern, not at start: it costs 15-30 ms to load, and most
+// configs have no regular expression.
+let re2jsModule: typeof import('re2js') | undefined;
+const re2js = (): typeof import('re2js') =>
+  (re2jsModule ??= createRequire(import.meta.url)('re2js') as typeof import('re2js'));
 
 /** One match; offsets are UTF-16 indexes into the searched string. */
 export interface Match {
@@ -129,7 +136,7 @@ function toMatch(text: string, at: number[]): Match {
 }
 
 // Mappings usually pass the same literal pattern for every message: compile each once.
-const CACHE_LIMIT = 1000;
+const CACHE_LIMIT = 500;
 const cache = new Map<string, Pattern>();
 
 /** Compiles (or reuses) a pattern; throws PatternSyntaxError with Go's message when RE2 refuses it. */
@@ -148,6 +155,7 @@ export function compileLinearOnly(source: string): Pattern {
 }
 
 function compileRe2(source: string): RE2JS {
+  const { RE2JS, RE2JSException } = re2js();
   try {
     return RE2JS.compile(source);
   } catch (err) {
