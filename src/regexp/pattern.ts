@@ -85,7 +85,8 @@ export class Pattern {
 
   /** Start and end of every match, without groups (cheaper when only the spans are needed). */
   spans(text: string): [number, number][] {
-    if (this.v8For(text) !== null) return this.findAll(text).map((m) => [m.start, m.end]);
+    const v8 = this.v8For(text);
+    if (v8 !== null) return execAll(v8, text, (m) => [m.index, m.index + m[0].length]);
     return (this.re2.findAllIndex(text, -1) ?? []).map((at) => [at[0], at[1]]);
   }
 
@@ -107,8 +108,12 @@ function fromExec(m: RegExpExecArray): Match {
 }
 
 /** Go's iteration over matches with V8: an empty match right after the previous match is skipped. */
-function execAll(re: RegExp, text: string): Match[] {
-  const out: Match[] = [];
+function execAll<T = Match>(
+  re: RegExp,
+  text: string,
+  each: (m: RegExpExecArray) => T = fromExec as never,
+): T[] {
+  const out: T[] = [];
   re.lastIndex = 0;
   let previousEnd = -1;
   while (re.lastIndex <= text.length) {
@@ -120,7 +125,7 @@ function execAll(re: RegExp, text: string): Match[] {
       re.lastIndex = m.index + (code !== undefined && code > 0xffff ? 2 : 1);
       if (m.index === previousEnd) continue;
     }
-    out.push(fromExec(m));
+    out.push(each(m));
     previousEnd = m.index + m[0].length;
   }
   return out;

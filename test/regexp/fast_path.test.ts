@@ -103,6 +103,8 @@ describe('patterns that may backtrack badly stay on the linear engine', () => {
     assert.equal(compilePattern('\\d+x').engineFor('1'.repeat(100)), 'v8');
     assert.equal(compilePattern('\\d+x').engineFor('1'.repeat(100_000)), 're2js');
     assert.equal(compilePattern('a*a*a*a*b').engineFor('a'.repeat(60)), 're2js');
+    assert.equal(compilePattern('^\\d+x').engineFor('1'.repeat(5000)), 'v8'); // one start position
+    assert.equal(compilePattern('^a|\\d+x').engineFor('1'.repeat(5000)), 're2js'); // any start position
     assert.equal(compilePattern('\\w+').engineFor('😀'), 're2js'); // surrogate pairs: see pattern.ts
   });
 });
