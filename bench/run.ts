@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure, type Workload, type WorkloadResult } from './harness.js';
 import { type Machine, machine, machineLine, table, writeJson, writeReadme } from './report.js';
+import { rxRegexp } from './workloads/rx_regexp.js';
 import { w1Lines } from './workloads/w1_lines.js';
 import { w2Mapping } from './workloads/w2_mapping.js';
 import { w3Http } from './workloads/w3_http.js';
@@ -47,6 +48,7 @@ const workloads: Workload[] = [
   w4Amqp(workDir),
   w5FanOut(workDir),
   w6Streams(workDir),
+  rxRegexp(workDir),
 ];
 
 const started = Date.now();

@@ -686,6 +686,14 @@ export class Compiler {
     if (!def) this.fail(pos, `unrecognised method '${name}'`);
     const target = this.compile(targetExpr);
     const { evaluate, constant, fixed } = this.compileArgs(paramsFor(def, args), args, pos);
+    // A bad constant argument (a regexp RE2 refuses) is a parse error, as in the reference.
+    if (fixed !== null && def.checkArgs) {
+      try {
+        def.checkArgs(fixed);
+      } catch (err) {
+        this.fail(pos, errorMessage(err));
+      }
+    }
     const impl = def.impl;
     const tf = target.fn;
     const from = target.annotation;

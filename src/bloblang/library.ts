@@ -79,6 +79,8 @@ export interface MethodDef {
   params: ParamSpec[];
   /** Accepts any number of positional arguments, passed as given (`params` is then empty). */
   variadic?: boolean;
+  /** Checks arguments that are all constants when the mapping is compiled; throws to refuse them. */
+  checkArgs?(args: Args): void;
   impl(target: Value, args: Args, ctx: CallContext): Value;
 }
 

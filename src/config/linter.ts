@@ -17,6 +17,7 @@ import { type BloblangChecker, bloblangChecker } from './bloblang_check.js';
 import { inferComponentType } from './infer_type.js';
 import { type Lint, lintAt } from './lint.js';
 import { normaliseSettings } from './normalise.js';
+import { regexpProblem } from './regexp_check.js';
 import {
   type ComponentSchema,
   type ConfigKind,
@@ -311,6 +312,7 @@ export class ConfigLinter {
     const checks: [boolean, (text: string) => { message: string; line: number } | undefined][] = [
       [spec.interpolated === true, (t) => this.bloblang.checkInterpolation(t)],
       [spec.bloblang === true, (t) => this.bloblang.checkMapping(t)],
+      [spec.regexp === true, regexpProblem],
     ];
     for (const [applies, check] of checks) {
       if (!applies) continue;

@@ -46,6 +46,8 @@ export interface FieldSpec {
   interpolated?: boolean;
   /** Holds a Bloblang mapping. */
   bloblang?: boolean;
+  /** Holds a regular expression (RE2 syntax), checked by the linter. */
+  regexp?: boolean;
   /** Allowed values (matched case-insensitively, as the reference does). */
   options?: string[];
   /** Fields of an object (or of each element of an object array/map). */

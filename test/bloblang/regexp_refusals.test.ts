@@ -6,8 +6,8 @@ import { parseMapping } from '../../src/bloblang/index.js';
 import { Message } from '../../src/message/message.js';
 
 function run(pattern: string): string {
-  const mapping = parseMapping(`root = this.a.re_match(${JSON.stringify(pattern)})`);
   try {
+    const mapping = parseMapping(`root = this.a.re_match(${JSON.stringify(pattern)})`);
     return String(mapping.apply([new Message('{"a":"aba"}')], 0)?.text());
   } catch (err) {
     return (err as Error).message;
@@ -16,8 +16,9 @@ function run(pattern: string): string {
 
 describe('regular expressions RE2 refuses', () => {
   const refused: [string, RegExp][] = [
-    ['(?<=b)a', /invalid or unsupported Perl syntax: `\(\?<=`/],
-    ['(?<!b)a', /invalid or unsupported Perl syntax/],
+    // Go 1.22+ reads `(?<` as the start of a named group, hence its message.
+    ['(?<=b)a', /invalid named capture: `\(\?<=b\)a`/],
+    ['(?<!b)a', /invalid named capture/],
     ['(?=a)', /invalid or unsupported Perl syntax: `\(\?=`/],
     ['(?!a)b', /invalid or unsupported Perl syntax/],
     ['(a)\\1', /invalid escape sequence: `\\1`/],

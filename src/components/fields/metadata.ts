@@ -1,6 +1,7 @@
 // The metadata filter objects (`metadata`, `extract_headers`, `metadata_headers`): which
 // metadata keys take part, by prefix or by regular expression.
 import { type FieldSpec, field } from '../../config/spec.js';
+import { compileConfigPatterns } from '../../regexp/index.js';
 
 export interface MetadataFilterConfig {
   include_prefixes: string[];
@@ -31,6 +32,7 @@ export function metadataFilterField(
           {
             default: [],
             ...a,
+            regexp: true,
             examples: [['.*'], ['_timestamp_unix$']],
           },
         ),
@@ -43,7 +45,7 @@ export function metadataFilterField(
 /** A key predicate; null when the filter includes nothing (the common case, so callers can skip the loop). */
 export function metadataFilter(config: MetadataFilterConfig | undefined): ((key: string) => boolean) | null {
   const prefixes = config?.include_prefixes ?? [];
-  const patterns = (config?.include_patterns ?? []).map((p) => new RegExp(p));
+  const patterns = compileConfigPatterns(config?.include_patterns ?? [], 'include_patterns');
   if (prefixes.length === 0 && patterns.length === 0) return null;
   return (key) => prefixes.some((p) => key.startsWith(p)) || patterns.some((re) => re.test(key));
 }

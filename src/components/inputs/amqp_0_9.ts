@@ -7,6 +7,7 @@ import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/c
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
+import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
 import { closeQuietly, connectionName, dialAny, expandUrls } from '../amqp/connection.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 import { DeliveryQueue } from './delivery_queue.js';
@@ -200,7 +201,7 @@ interface Consumer {
 
 export class AmqpReader implements InputReader {
   private readonly urls: string[];
-  private readonly rejectPatterns: RegExp[];
+  private readonly rejectPatterns: Pattern[];
   private consumer: Consumer | null = null;
   private closed = false;
 
@@ -212,7 +213,10 @@ export class AmqpReader implements InputReader {
   ) {
     this.urls = expandUrls(config.urls);
     if (this.urls.length === 0) throw new Error('amqp_0_9: urls must name at least one broker');
-    this.rejectPatterns = config.nack_reject_patterns.map((p) => new RegExp(p));
+    this.rejectPatterns = compileConfigPatterns(
+      config.nack_reject_patterns,
+      'amqp_0_9: nack_reject_patterns',
+    );
     if (config.prefetch_size > 0)
       logger.warn('prefetch_size is not supported by RabbitMQ nor by the client; it is ignored');
   }
@@ -448,7 +452,7 @@ export const spec: ComponentSpec<AmqpInputConfig, Input> = {
       field.string(
         'nack_reject_patterns',
         'Regular expressions over the delivery error: a match rejects the message without requeueing it (it goes to the dead-letter exchange if one is set).',
-        { default: [], ...a, examples: [['^reject me please:.+$']] },
+        { default: [], ...a, regexp: true, examples: [['^reject me please:.+$']] },
       ),
     ),
     field.int('prefetch_count', 'The most unacknowledged messages the broker sends at a time.', {

@@ -6,6 +6,7 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import { isNoopPolicy } from '../../engine/batching.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
+import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
 import { BatchedInput } from '../brokers/batched_input.js';
 import { type BatchingConfig, batchingEnabled, batchingField } from '../fields/batching.js';
 import { durationMs } from '../fields/duration.js';
@@ -46,8 +47,8 @@ type Commit = () => void | Promise<void>;
 /** Which topics to consume: names, or patterns matched against the cluster's topic list. */
 export interface TopicSelection {
   names: string[];
-  include: RegExp[];
-  exclude: RegExp[];
+  include: Pattern[];
+  exclude: Pattern[];
 }
 
 const entries = (list: string[] | undefined): string[] =>
@@ -82,9 +83,15 @@ export function topicSelection(config: KafkaFranzInputConfig): TopicSelection {
   const problem = lintKafkaFranzInput(config)[0];
   if (problem) throw new ConfigError(`kafka_franz: ${problem}`);
   const topics = entries(config.topics);
-  const include = entries(config.regexp_topics_include).map((p) => new RegExp(p));
-  const exclude = entries(config.regexp_topics_exclude).map((p) => new RegExp(p));
-  if (config.regexp_topics) include.push(...topics.map((p) => new RegExp(p)));
+  const include = compileConfigPatterns(
+    entries(config.regexp_topics_include),
+    'kafka_franz: regexp_topics_include',
+  );
+  const exclude = compileConfigPatterns(
+    entries(config.regexp_topics_exclude),
+    'kafka_franz: regexp_topics_exclude',
+  );
+  if (config.regexp_topics) include.push(...compileConfigPatterns(topics, 'kafka_franz: topics'));
   return { names: config.regexp_topics ? [] : topics, include, exclude };
 }
 
@@ -348,6 +355,7 @@ export const spec: ComponentSpec<KafkaFranzInputConfig, Input> = {
         'Consume every topic matching one of these regular expressions.',
         {
           optional: true,
+          regexp: true,
           examples: [['^logs-.*']],
         },
       ),
@@ -355,6 +363,7 @@ export const spec: ComponentSpec<KafkaFranzInputConfig, Input> = {
     field.array(
       field.string('regexp_topics_exclude', 'Skip topics matching one of these regular expressions.', {
         optional: true,
+        regexp: true,
       }),
     ),
     field.string('rack_id', 'The rack of this consumer (not used by nekton).', { default: '', ...a }),

@@ -2,6 +2,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
+import { compileConfigPatterns } from '../../regexp/index.js';
 import { TokenTooLongError } from './lines.js';
 import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 
@@ -10,31 +11,17 @@ export interface ReMatchConfig {
   max_buffer_size: number;
 }
 
-/** A JS RegExp from a Go (RE2) pattern: leading `(?ims)` flag groups become JS flags. */
-export function goRegExp(pattern: string, flags = ''): RegExp {
-  const m = /^\(\?([imsU]+)\)/.exec(pattern);
-  let body = pattern;
-  let all = flags;
-  if (m) {
-    body = pattern.slice(m[0].length);
-    for (const f of m[1] as string) if (f !== 'U' && !all.includes(f)) all += f;
-  }
-  return new RegExp(body, all);
-}
-
 export function splitOnMatches(pattern: string, maxBufferSize: number): Scanner {
-  const regex = goRegExp(pattern, 'g');
+  const [regex] = compileConfigPatterns([pattern], 're_match: pattern');
   return async function* reMatch(source: ByteSource) {
     const decoder = new StringDecoder('utf8');
     let text = '';
     const cut = (out: Message[], final: boolean): void => {
       let start = 0;
-      regex.lastIndex = 0;
-      for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
-        if (m[0] === '') regex.lastIndex++;
-        if (m.index === 0) continue;
-        out.push(new Message(text.slice(start, m.index)));
-        start = m.index;
+      for (const [at] of regex.spans(text)) {
+        if (at === 0) continue;
+        out.push(new Message(text.slice(start, at)));
+        start = at;
       }
       text = text.slice(start);
       if (final && text.length > 0) {
@@ -61,18 +48,11 @@ export const spec: ScannerSpec<ReMatchConfig> = {
     'Useful for multi-line log records: everything from one match up to the next belongs to one message. Text before the first match is a message of its own.',
   fields: [
     field.string('pattern', 'The regular expression marking the start of each message.', {
+      regexp: true,
       examples: ['(?m)^\\d\\d:\\d\\d:\\d\\d'],
     }),
     field.int('max_buffer_size', 'The longest message (in bytes) the scanner accepts.', { default: 65536 }),
   ],
-  lint: (config) => {
-    try {
-      goRegExp(config.pattern);
-      return [];
-    } catch (err) {
-      return [`pattern: ${(err as Error).message}`];
-    }
-  },
   examples: [
     {
       title: 'Multi-line log records that start with a time',

@@ -1,6 +1,7 @@
 // The `switch` scanner: picks a scanner per stream by matching the source name (e.g. a file path).
 import { type FieldSpec, field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
+import { compileConfigPatterns } from '../../regexp/index.js';
 import { buildScanner } from './build.js';
 import type { Scanner, ScannerSpec } from './scanner.js';
 
@@ -20,6 +21,7 @@ const root: FieldSpec = {
           'A regular expression matched against the source name; absent matches every name.',
           {
             optional: true,
+            regexp: true,
             examples: ['\\.json$'],
           },
         ),
@@ -57,7 +59,10 @@ output:
   build: async (cases, ctx) => {
     const built = await Promise.all(
       cases.map(async (c, i) => ({
-        pattern: c.re_match_name === undefined ? null : new RegExp(c.re_match_name),
+        pattern:
+          c.re_match_name === undefined
+            ? null
+            : compileConfigPatterns([c.re_match_name], 'switch: re_match_name')[0],
         scanner: await buildScanner(c.scanner, ctx, `${ctx.path}.switch.${i}.scanner`),
       })),
     );
