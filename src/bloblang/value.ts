@@ -1,6 +1,7 @@
 // General value utilities shared by the Bloblang compiler and its function/method catalogue:
 // type names, equality, ordering, numeric coercion, `.string()` rules and Go-style JSON output.
 import { BloblangError, DELETED, JsonNumber, NOTHING, Timestamp, type Value } from './library.js';
+import { checkSize, MAX_GENERATED_LENGTH } from './limits.js';
 
 export { BloblangError, DELETED, JsonNumber, NOTHING, Timestamp, type Value };
 
@@ -452,7 +453,11 @@ function writeWithStack(root: unknown, depth: number, indent: string, prefix: st
       if (top.next < size) {
         if (top.next > 0) out += ',';
         at = indent ? top.prefix + indent : '';
-        if (indent) out += `\n${at}`;
+        if (indent) {
+          // Indentation grows with depth times size: a small deep value could make gigabytes.
+          checkSize('format_json', out.length, MAX_GENERATED_LENGTH);
+          out += `\n${at}`;
+        }
         if (keys === null) v = (top.value as Value[])[top.next];
         else {
           const key = keys[top.next] as string;

@@ -1,6 +1,7 @@
 // A subset of Go's fmt.Sprintf for the `format` method: the common verbs, flags, width and
 // precision, with Go's renderings of Bloblang values (%v of arrays is `[a b]`, of objects `map[k:v]`).
 import { Timestamp, type Value } from '../library.js';
+import { checkSize, MAX_GENERATED_LENGTH } from '../limits.js';
 import { bytesToString, formatNumber, isObject } from '../value.js';
 import { formatGoLayout } from './time_go_layout.js';
 
@@ -298,6 +299,9 @@ export function goSprintf(format: string, args: readonly Value[]): string {
       i++;
       spec.prec = readNum() ?? 0;
     }
+    // A width or precision is padding allocated up front: bounded like any generated text.
+    checkSize('format width', spec.width ?? 0, MAX_GENERATED_LENGTH);
+    checkSize('format precision', spec.prec ?? 0, MAX_GENERATED_LENGTH);
     const verb = format[i];
     if (verb === undefined) {
       out += '%!(NOVERB)';
