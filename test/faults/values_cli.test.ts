@@ -43,8 +43,8 @@ describe('values on the data path (built CLI)', () => {
     assert.deepEqual(lines, ['{"id":1}', '{"a":1e400,"id":2}', '{"id":3}']);
   });
 
-  it('4 KB of JSON nested 2,000 deep passes a mapping intact', async () => {
-    const deep = `{"a":${'['.repeat(2_000)}${']'.repeat(2_000)},"id":2}`;
+  it('4 KB of JSON nested deeper than 2,000 passes a mapping intact', async () => {
+    const deep = `{"a":${'['.repeat(2_040)}${']'.repeat(2_040)},"id":2}`;
     const { code, lines, stderr } = await pipe(
       '    - mapping: root = this\n',
       `{"id":1}\n${deep}\n{"id":3}\n`,

@@ -26,11 +26,8 @@ describe('JSON numbers a float64 cannot hold', () => {
     assert.deepEqual(parseJson('{"id":12,"n":1.5,"e":1e10}'), { id: 12, n: 1.5, e: 1e10 });
   });
 
-  it('parses a string that merely looks like a long exponent as the string it is', () => {
-    assert.deepEqual(parseJson('{"s":"1e400","n":1}'), { s: '1e400', n: 1 });
-  });
-
-  it('reports malformed documents on the exact path as syntax errors', () => {
+  it('tells a string that looks like a long exponent from the number, and still refuses malformed JSON', () => {
+    assert.equal(roundTrip('{"s":"1e400","n":1e400}'), '{"n":1e400,"s":"1e400"}');
     for (const bad of ['[1e400', '[1e400,]', '{"a" 1e400}', '1e400 x', '{"a":1e400,}']) {
       assert.throws(() => parseJson(bad), SyntaxError, bad);
     }
@@ -59,8 +56,8 @@ describe('JSON nesting', () => {
     }
   });
 
-  it('writes 4 KB of JSON nested 2,000 deep back intact', () => {
-    const text = `{"a":${nested(2_000)},"id":2}`;
+  it('writes 4 KB of JSON nested deeper than 2,000 back intact', () => {
+    const text = `{"a":${nested(2_040)},"id":2}`;
     const msg = new Message(text);
     msg.setStructured(msg.structured());
     assert.equal(msg.text(), text);
