@@ -25,13 +25,10 @@ describe('JSON numbers kept as written', () => {
     assert.equal(run('root = this.a == this.a', doc), 'true');
   });
 
-  it('fail arithmetic when their float64 overflows, as json.Number.Float64() does', () => {
+  it('compute as their float64, and fail when it overflows as json.Number.Float64() does', () => {
     assert.throws(() => run('root = this.a + 1', doc), /value out of range/);
     assert.throws(() => run('root = this.a.number()', doc), /value out of range/);
     assert.throws(() => run('root = this.a > 5', doc), /value out of range/);
-  });
-
-  it('compute as their float64 when it is in range', () => {
     assert.equal(run('root = this.a * 2', '{"a":1.5e300}'), '3e+300');
     assert.equal(run('root = this.a < 1', '{"a":1e-400}'), 'true');
     assert.equal(run('root = [this.a, 1].sum()', '{"a":2.5e100}'), '2.5e+100');
@@ -57,25 +54,20 @@ describe('results JSON cannot carry fail the mapping, not the writer', () => {
   for (const [mapping, error] of cases) {
     it(mapping, () => {
       assert.throws(() => parseMapping(mapping).apply([new Message('{"id":2}')], 0), error);
+      // Only the result is checked: a NaN that is read and dropped on the way is fine.
+      assert.equal(run(`${mapping}\nroot = [this.v].length()`), '1');
     });
   }
-
-  it('a NaN inside a value that is only read (not the result) is fine', () => {
-    assert.equal(run('root = ["NaN".number()].length()'), '1');
-  });
 });
 
 describe('timestamps from numbers outside the calendar', () => {
-  it('fail instead of formatting as 0NaN-NaN', () => {
+  it('fail instead of formatting as 0NaN-NaN; far but representable instants still format', () => {
+    assert.equal(run('root = this.n.ts_format()', '{"n":8000000000000}'), '255479-11-28T14:13:20Z');
+    assert.equal(run('root = this.n.ts_format()', '{"n":253402300799}'), '9999-12-31T23:59:59Z');
     assert.throws(() => run('root = 100000000000000000000.ts_format()'), /timestamp out of range/);
     assert.throws(() => run('root = this.n.ts_unix()', '{"n":1e20}'), /timestamp out of range/);
     assert.throws(() => run('root = this.n.ts_format()', '{"n":-1e20}'), /timestamp out of range/);
     assert.throws(() => run('root = this.n.ts_format()', '{"n":1e400}'), /out of range/);
-  });
-
-  it('still format far but representable instants', () => {
-    assert.equal(run('root = this.n.ts_format()', '{"n":8000000000000}'), '255479-11-28T14:13:20Z');
-    assert.equal(run('root = this.n.ts_format()', '{"n":253402300799}'), '9999-12-31T23:59:59Z');
   });
 });
 
@@ -96,9 +88,11 @@ describe('allocation bounds', () => {
     it(`${mapping} fails the message`, () => assert.throws(() => run(mapping, big), error));
   }
 
-  it('allow sizes up to the bound', () => {
+  it('range and repeat work up to the bound and fail one past it', () => {
     assert.equal(run('root = range(0, this.n).length()', '{"n":10000000}'), '10000000');
-    assert.equal(run('root = "ab".repeat(this.n).length()', '{"n":1000}'), '2000');
+    assert.throws(() => run('root = range(0, this.n).length()', '{"n":10000001}'), /more than the limit/);
+    assert.equal(run('root = "ab".repeat(this.n).length()', '{"n":33554432}'), '67108864');
+    assert.throws(() => run('root = "ab".repeat(this.n).length()', '{"n":33554433}'), /more than the limit/);
   });
 
   it('format_json of a small but deep value fails instead of making gigabytes', () => {
