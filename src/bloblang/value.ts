@@ -515,23 +515,29 @@ export function toJsonIndented(v: unknown, indent = '    '): string {
  * may never be written (a mapping whose output is `drop`).
  */
 export function unserialisableReason(v: unknown, depth = 0): string | null {
-  if (typeof v !== 'object' || v === null) {
-    return typeof v === 'number' && !Number.isFinite(v)
-      ? `json: unsupported value: ${formatNumber(v)}`
-      : null;
-  }
+  if (typeof v === 'number') return Number.isFinite(v) ? null : `json: unsupported value: ${formatNumber(v)}`;
+  if (typeof v !== 'object' || v === null) return null;
   if (depth >= RECURSION_DEPTH) return unserialisableDeep(v, depth);
+  // Members are tested in line (no call for a string or a finite number): this runs on every
+  // mapping result.
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const why = unserialisableReason(v[i], depth + 1);
-      if (why !== null) return why;
+      const m = v[i];
+      if (typeof m === 'object' ? m !== null : typeof m === 'number' && !Number.isFinite(m)) {
+        const why = unserialisableReason(m, depth + 1);
+        if (why !== null) return why;
+      }
     }
     return null;
   }
   if (v instanceof Uint8Array || v instanceof Timestamp || v instanceof JsonNumber) return null;
-  for (const key in v as ValueObject) {
-    const why = unserialisableReason((v as ValueObject)[key], depth + 1);
-    if (why !== null) return why;
+  const o = v as ValueObject;
+  for (const key in o) {
+    const m = o[key];
+    if (typeof m === 'object' ? m !== null : typeof m === 'number' && !Number.isFinite(m)) {
+      const why = unserialisableReason(m, depth + 1);
+      if (why !== null) return why;
+    }
   }
   return null;
 }
