@@ -22,13 +22,11 @@ const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
 
 export function isObject(v: unknown): v is ValueObject {
+  if (typeof v !== 'object' || v === null) return false;
+  // Parsed and mapped objects are plain: one comparison instead of four type tests.
+  if ((v as { constructor?: unknown }).constructor === Object) return true;
   return (
-    typeof v === 'object' &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof Uint8Array) &&
-    !(v instanceof Timestamp) &&
-    !(v instanceof JsonNumber)
+    !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Timestamp) && !(v instanceof JsonNumber)
   );
 }
 
