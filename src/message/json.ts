@@ -20,8 +20,12 @@ const tooDeep = () => new SyntaxError(`JSON nested deeper than ${MAX_DEPTH} leve
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-/** A digit, then an exponent of three digits or more: the only way to write 1e400 or 1e-400 short. */
-export const LONG_EXPONENT = /\d[eE][+-]?\d\d\d/;
+/**
+ * A number with an exponent of three digits or more (the only short way to write 1e400 or
+ * 1e-400), starting where a JSON value can: hex text inside strings ("…b204e9800…", a quarter
+ * of MD5 hashes) does not send the document to the slower exact parser.
+ */
+export const LONG_EXPONENT = /(?:^|[:[,\s])-?\d+(?:\.\d+)?[eE][+-]?\d\d\d/;
 
 /** Whether JSON.parse could lose a number of `text` (see the file comment). */
 export function needsExactParse(text: string): boolean {

@@ -23,6 +23,10 @@ describe('JSON numbers a float64 cannot hold', () => {
   it('leaves ordinary documents to JSON.parse (the fast path) and their numbers as numbers', () => {
     assert.equal(needsExactParse('{"id":12,"price":12.5,"qty":3,"exp":1e10}'), false);
     assert.equal(needsExactParse('{"id":12,"price":12.5,"qty":3,"exp":1e400}'), true);
+    assert.equal(needsExactParse('[1,-2.5E-400]'), true);
+    assert.equal(needsExactParse('1e400'), true);
+    // Hex inside a string is not a number: an MD5 hash keeps the fast path.
+    assert.equal(needsExactParse('{"md5":"d41d8cd98f00b204e9800998ecf8427e","n":1}'), false);
     assert.deepEqual(parseJson('{"id":12,"n":1.5,"e":1e10}'), { id: 12, n: 1.5, e: 1e10 });
   });
 
