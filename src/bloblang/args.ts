@@ -1,6 +1,13 @@
 // Matching call arguments to a function/method's parameters and coercing them to their types.
 import type { CallArgs, Expr } from './ast.js';
-import { BloblangError, type ParamSpec, type ParamType, Timestamp, type Value } from './library.js';
+import {
+  BloblangError,
+  JsonNumber,
+  type ParamSpec,
+  type ParamType,
+  Timestamp,
+  type Value,
+} from './library.js';
 import { expectInt, TypeMismatchError, typeName } from './value.js';
 
 const variadicSlots: ParamSpec[] = [];
@@ -66,12 +73,13 @@ function coerceType(type: ParamType, v: unknown): Value {
       if (v instanceof Uint8Array) return new TextDecoder().decode(v);
       throw new BloblangError(`wrong argument type, expected string, got ${typeName(v)}`);
     case 'integer':
-      if (typeof v === 'number' || typeof v === 'bigint') return expectInt(v);
+      if (typeof v === 'number' || typeof v === 'bigint' || v instanceof JsonNumber) return expectInt(v);
       throw new TypeMismatchError(['number'], v);
     case 'float':
     case 'number':
       if (typeof v === 'number') return v;
       if (typeof v === 'bigint') return type === 'float' ? Number(v) : v;
+      if (v instanceof JsonNumber) return v.toFiniteNumber();
       throw new TypeMismatchError(['number'], v);
     case 'bool':
       if (typeof v === 'boolean') return v;
@@ -85,7 +93,8 @@ function coerceType(type: ParamType, v: unknown): Value {
         v !== null &&
         !Array.isArray(v) &&
         !(v instanceof Uint8Array) &&
-        !(v instanceof Timestamp)
+        !(v instanceof Timestamp) &&
+        !(v instanceof JsonNumber)
       ) {
         return v as Value;
       }

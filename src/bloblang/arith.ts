@@ -1,6 +1,6 @@
 // Arithmetic with the reference's int64/float64 rules: integer operands stay integers (bigint
 // beyond 2^53, wrapping like int64), any float operand makes a float, `/` always divides as floats.
-import { BloblangError } from './library.js';
+import { BloblangError, JsonNumber } from './library.js';
 import { bytesToString, normaliseInt, stringToBytes, wrapInt64 } from './value.js';
 
 type Num = number | bigint;
@@ -18,6 +18,11 @@ const BIG_INT64_END = 2n ** 63n;
 export function isInt64(v: Num): boolean {
   if (typeof v === 'bigint') return v >= BIG_INT64_MIN && v < BIG_INT64_END;
   return Number.isInteger(v) && v >= INT64_MIN && v < INT64_END;
+}
+
+/** A number for arithmetic: a JSON number kept as text becomes its float64 (an error on overflow). */
+export function asNumeric(v: Num | JsonNumber): Num {
+  return v instanceof JsonNumber ? v.toFiniteNumber() : v;
 }
 
 function bigOp(a: Num, b: Num, op: (x: bigint, y: bigint) => bigint): Num {

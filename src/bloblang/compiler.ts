@@ -4,7 +4,7 @@
 
 import { keyWriter, plainObjectMaker, pathReader as readerOf } from './accessors.js';
 import { bindArgs, coerceArg, paramsFor } from './args.js';
-import { addNumbers, concat, divNumbers, modNumbers, mulNumbers, subNumbers } from './arith.js';
+import { addNumbers, asNumeric, concat, divNumbers, modNumbers, mulNumbers, subNumbers } from './arith.js';
 import type { BinaryOp, CallArgs, Expr, MapDecl, Program, Statement, Target } from './ast.js';
 import { CORE_METHODS } from './core_functions.js';
 import { MappingError } from './errors.js';
@@ -14,6 +14,7 @@ import {
   type Args,
   BloblangError,
   DELETED,
+  JsonNumber,
   lookupFunction,
   lookupMethod,
   NOTHING,
@@ -460,6 +461,7 @@ export class Compiler {
           const v = of(x, self);
           if (typeof v === 'number') return -v;
           if (typeof v === 'bigint') return -v;
+          if (v instanceof JsonNumber) return -v.toFiniteNumber();
           throw new TypeMismatchError(['number'], v, op.annotation);
         };
         return op.constant
@@ -936,6 +938,12 @@ export class Compiler {
           const ln = typeof l === 'number' || typeof l === 'bigint';
           const rn = typeof r === 'number' || typeof r === 'bigint';
           if (ln && rn) return numeric(l, r);
+          // A JSON number kept as text computes as its float64 (an error when that overflows).
+          if ((ln || l instanceof JsonNumber) && (rn || r instanceof JsonNumber))
+            return numeric(
+              asNumeric(l as number | bigint | JsonNumber),
+              asNumeric(r as number | bigint | JsonNumber),
+            );
           if (
             isAdd &&
             (typeof l === 'string' || l instanceof Uint8Array) &&

@@ -9,7 +9,7 @@ import { Exec, structuredOf } from './exec.js';
 import { parseError } from './lexer.js';
 import { DELETED, NOTHING, type Value } from './library.js';
 import { parseProgram } from './parser.js';
-import type { Result } from './value.js';
+import { type Result, unserialisableReason } from './value.js';
 
 export interface CompileOptions {
   importDir?: string;
@@ -20,10 +20,18 @@ function toMappingError(e: unknown): MappingError {
   return new MappingError(e instanceof Error ? e.message : String(e));
 }
 
-/** Sets a message's payload from a mapping result without re-encoding structured values. */
+/**
+ * Sets a message's payload from a mapping result without re-encoding structured values. A result
+ * JSON cannot carry (NaN, ±Inf, nesting beyond MAX_DEPTH) fails the mapping here, so the message
+ * is flagged where `catch` can see it instead of failing later in an output's writer.
+ */
 export function setPayload(msg: Message, v: Result): void {
   if (typeof v === 'string' || v instanceof Uint8Array) msg.setBytes(v);
-  else msg.setStructured(typeof v === 'symbol' ? null : v);
+  else {
+    const why = unserialisableReason(v);
+    if (why !== null) throw new MappingError(`the result cannot be serialised: ${why}`);
+    msg.setStructured(typeof v === 'symbol' ? null : v);
+  }
 }
 
 export class CompiledMapping {

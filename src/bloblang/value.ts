@@ -1,27 +1,32 @@
 // General value utilities shared by the Bloblang compiler and its function/method catalogue:
 // type names, equality, ordering, numeric coercion, `.string()` rules and Go-style JSON output.
-import { BloblangError, DELETED, NOTHING, Timestamp, type Value } from './library.js';
+import { BloblangError, DELETED, JsonNumber, NOTHING, Timestamp, type Value } from './library.js';
+import { checkSize, MAX_GENERATED_LENGTH } from './limits.js';
 
-export { BloblangError, DELETED, NOTHING, Timestamp, type Value };
+export { BloblangError, DELETED, JsonNumber, NOTHING, Timestamp, type Value };
 
 /** What an expression can evaluate to: a value or one of the two sentinels. */
 export type Result = Value | typeof DELETED | typeof NOTHING;
 
 export type ValueObject = { [key: string]: Value };
 
-/** Nesting deeper than this is refused instead of overflowing the stack. */
-export const MAX_DEPTH = 2000;
+/**
+ * Nesting deeper than this is refused (the reference's encoding/json limit). Walks recurse up to
+ * RECURSION_DEPTH levels (fast) and go on with an explicit stack below that, so a value nested up
+ * to MAX_DEPTH never overflows the call stack.
+ */
+export const MAX_DEPTH = 10000;
+const RECURSION_DEPTH = 500;
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
 
 export function isObject(v: unknown): v is ValueObject {
+  if (typeof v !== 'object' || v === null) return false;
+  // Parsed and mapped objects are plain: one comparison instead of four type tests.
+  if ((v as { constructor?: unknown }).constructor === Object) return true;
   return (
-    typeof v === 'object' &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof Uint8Array) &&
-    !(v instanceof Timestamp)
+    !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Timestamp) && !(v instanceof JsonNumber)
   );
 }
 
@@ -59,6 +64,7 @@ export function typeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (v instanceof Uint8Array) return 'bytes';
   if (v instanceof Timestamp) return 'timestamp';
+  if (v instanceof JsonNumber) return 'number';
   return 'object';
 }
 
@@ -88,6 +94,7 @@ export function describeScalar(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'bigint') return formatNumber(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof JsonNumber) return v.text;
   return '';
 }
 
@@ -140,6 +147,7 @@ export function expectString(v: unknown): string {
 export function expectNumber(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
+  if (v instanceof JsonNumber) return v.toFiniteNumber();
   throw new TypeMismatchError(['number'], v);
 }
 
@@ -151,6 +159,7 @@ export function expectInt(v: unknown): number | bigint {
     const t = Math.trunc(v);
     return Number.isSafeInteger(t) ? t : normaliseInt(wrapInt64(BigInt(t)));
   }
+  if (v instanceof JsonNumber) return expectInt(v.toFiniteNumber());
   throw new TypeMismatchError(['number'], v);
 }
 
@@ -299,6 +308,7 @@ export function valueToString(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (v === null || v === undefined) return 'null';
   if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof JsonNumber) return v.text;
   // The reference renders both sentinels as null (e.g. a `match` without a matching case).
   if (v === DELETED || v === NOTHING) return 'null';
   return toJson(v as Value);
@@ -321,12 +331,22 @@ function quoteJson(s: string): string {
   return NEEDS_FIXUP.test(q) ? q.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : q;
 }
 
+/**
+ * A value JSON cannot carry (NaN, ±Inf) or nested deeper than MAX_DEPTH. Thrown while
+ * serialising; the mapping processors check their result first so that the message fails there
+ * (flagged, for `catch`) instead of in an output.
+ */
+export class UnserialisableValueError extends BloblangError {}
+
 function jsonNumber(n: number | bigint): string {
   if (typeof n === 'number' && !Number.isFinite(n)) {
-    throw new BloblangError(`json: unsupported value: ${formatNumber(n)}`);
+    throw new UnserialisableValueError(`json: unsupported value: ${formatNumber(n)}`);
   }
   return formatNumber(n);
 }
+
+const tooDeep = () =>
+  new UnserialisableValueError(`value is nested deeper than ${MAX_DEPTH} levels and cannot be serialised`);
 
 function sortedKeys(o: ValueObject): string[] {
   const keys = Object.keys(o);
@@ -363,38 +383,15 @@ function scalarJson(v: unknown): string | undefined {
   }
 }
 
-function writeJson(v: unknown, depth: number, indent: string, prefix: string): string {
-  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to serialise');
+/** The JSON of any value that is not an array or object; undefined for those. */
+function leafJson(v: unknown): string | undefined {
   const scalar = scalarJson(v);
   if (scalar !== undefined) return scalar;
+  if (v instanceof JsonNumber) return v.text;
   // Bytes inside a structure serialise as base64, as Go's encoding/json does for []byte.
   if (v instanceof Uint8Array) return quoteJson(Buffer.from(v).toString('base64'));
   if (v instanceof Timestamp) return quoteJson(formatTimestamp(v));
-  const inner = indent ? `${prefix}${indent}` : '';
-  const sep = indent ? ',\n' : ',';
-  const open = indent ? `\n${inner}` : '';
-  const close = indent ? `\n${prefix}` : '';
-  if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
-    let out = '[';
-    out += open;
-    for (let i = 0; i < v.length; i++) {
-      if (i > 0) out += sep + (indent ? inner : '');
-      out += writeJson(v[i], depth + 1, indent, inner);
-    }
-    return `${out}${close}]`;
-  }
-  const o = v as ValueObject;
-  const keys = sortedKeys(o);
-  if (keys.length === 0) return '{}';
-  let out = '{';
-  out += open;
-  const colon = indent ? ': ' : ':';
-  for (let i = 0; i < keys.length; i++) {
-    if (i > 0) out += sep + (indent ? inner : '');
-    out += quoteJson(keys[i]) + colon + writeJson(o[keys[i]], depth + 1, indent, inner);
-  }
-  return `${out}${close}}`;
+  return undefined;
 }
 
 // Object keys repeat from message to message: their quoted form is kept (bounded).
@@ -409,18 +406,85 @@ function quoteKey(key: string): string {
   return quoted;
 }
 
-/** writeJson without indentation: the hot path of every message a mapping produces. */
+/** An array or object being written by writeWithStack: which member comes next. */
+interface OpenContainer {
+  value: Value[] | ValueObject;
+  keys: string[] | null;
+  next: number;
+  prefix: string;
+}
+
+/**
+ * JSON of `root` (found `depth` levels down) with an explicit stack instead of recursion: used
+ * for indented output and for whatever lies deeper than RECURSION_DEPTH.
+ */
+function writeWithStack(root: unknown, depth: number, indent: string, prefix: string): string {
+  const open: OpenContainer[] = [];
+  const colon = indent ? ': ' : ':';
+  let out = '';
+  let v = root;
+  let at = prefix;
+  for (;;) {
+    const leaf = leafJson(v);
+    if (leaf !== undefined) out += leaf;
+    else if (depth + open.length >= MAX_DEPTH) throw tooDeep();
+    else if (Array.isArray(v)) {
+      if (v.length === 0) out += '[]';
+      else {
+        out += '[';
+        open.push({ value: v, keys: null, next: 0, prefix: at });
+      }
+    } else {
+      const keys = sortedKeys(v as ValueObject);
+      if (keys.length === 0) out += '{}';
+      else {
+        out += '{';
+        open.push({ value: v as ValueObject, keys, next: 0, prefix: at });
+      }
+    }
+    // Move to the next member to write, closing every container that is complete.
+    for (;;) {
+      const top = open[open.length - 1];
+      if (top === undefined) return out;
+      const keys = top.keys;
+      const size = keys === null ? (top.value as Value[]).length : keys.length;
+      if (top.next < size) {
+        if (top.next > 0) out += ',';
+        at = indent ? top.prefix + indent : '';
+        if (indent) {
+          // Indentation grows with depth times size: a small deep value could make gigabytes.
+          checkSize('format_json', out.length, MAX_GENERATED_LENGTH);
+          out += `\n${at}`;
+        }
+        if (keys === null) v = (top.value as Value[])[top.next];
+        else {
+          const key = keys[top.next] as string;
+          out += quoteKey(key) + colon;
+          v = (top.value as ValueObject)[key];
+        }
+        top.next++;
+        break;
+      }
+      open.pop();
+      if (indent) out += `\n${top.prefix}`;
+      out += keys === null ? ']' : '}';
+    }
+  }
+}
+
+/** Compact JSON: the hot path of every message a mapping produces (recursion, then a stack). */
 function writeCompact(v: unknown, depth: number): string {
   const scalar = scalarJson(v);
   if (scalar !== undefined) return scalar;
-  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to serialise');
+  if (depth >= RECURSION_DEPTH) return writeWithStack(v, depth, '', '');
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
     let out = `[${writeCompact(v[0], depth + 1)}`;
     for (let i = 1; i < v.length; i++) out += `,${writeCompact(v[i], depth + 1)}`;
     return `${out}]`;
   }
-  if (v instanceof Uint8Array || v instanceof Timestamp) return writeJson(v, depth, '', '');
+  const leaf = leafJson(v);
+  if (leaf !== undefined) return leaf;
   const o = v as ValueObject;
   const keys = sortedKeys(o);
   if (keys.length === 0) return '{}';
@@ -440,7 +504,61 @@ export function toJson(v: unknown): string {
 
 /** Indented JSON (`format_json`), same rules as toJson. */
 export function toJsonIndented(v: unknown, indent = '    '): string {
-  return writeJson(v, 0, indent, '');
+  return writeWithStack(v, 0, indent, '');
+}
+
+/**
+ * Why `v` cannot be serialised as JSON (a NaN or infinite number, or nesting beyond MAX_DEPTH),
+ * or null when it can. A walk without building the text: cheaper than toJson for a result that
+ * may never be written (a mapping whose output is `drop`).
+ */
+export function unserialisableReason(v: unknown, depth = 0): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : `json: unsupported value: ${formatNumber(v)}`;
+  if (typeof v !== 'object' || v === null) return null;
+  if (depth >= RECURSION_DEPTH) return unserialisableDeep(v, depth);
+  // Members are tested in line (no call for a string or a finite number): this runs on every
+  // mapping result.
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const m = v[i];
+      if (typeof m === 'object' ? m !== null : typeof m === 'number' && !Number.isFinite(m)) {
+        const why = unserialisableReason(m, depth + 1);
+        if (why !== null) return why;
+      }
+    }
+    return null;
+  }
+  if (v instanceof Uint8Array || v instanceof Timestamp || v instanceof JsonNumber) return null;
+  const o = v as ValueObject;
+  for (const key in o) {
+    const m = o[key];
+    if (typeof m === 'object' ? m !== null : typeof m === 'number' && !Number.isFinite(m)) {
+      const why = unserialisableReason(m, depth + 1);
+      if (why !== null) return why;
+    }
+  }
+  return null;
+}
+
+function unserialisableDeep(root: unknown, rootDepth: number): string | null {
+  const values: unknown[] = [root];
+  const depths: number[] = [rootDepth];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop() as number;
+    if (typeof v !== 'object' || v === null) {
+      if (typeof v === 'number' && !Number.isFinite(v)) return `json: unsupported value: ${formatNumber(v)}`;
+      continue;
+    }
+    if (v instanceof Uint8Array || v instanceof Timestamp || v instanceof JsonNumber) continue;
+    if (depth >= MAX_DEPTH) return tooDeep().message;
+    const members = Array.isArray(v) ? v : Object.values(v as ValueObject);
+    for (const m of members) {
+      values.push(m);
+      depths.push(depth + 1);
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------
@@ -458,11 +576,22 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** Structural equality as `==` sees it: numbers by value, bytes equal strings with the same text. */
-export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
+/** A number of any representation as a number or bigint (a kept JSON number as its float64). */
+function numericOf(v: unknown): number | bigint | null {
+  if (typeof v === 'number' || typeof v === 'bigint') return v;
+  if (v instanceof JsonNumber) return v.toNumber();
+  return null;
+}
+
+/** Equality of two values that are not both arrays or objects (`undefined` when they are). */
+function leafEqual(a: unknown, b: unknown): boolean | undefined {
   if (a === b) return true;
-  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to compare');
-  if (isNumber(a)) return isNumber(b) && numericEqual(a, b);
+  if (isNumber(a) || a instanceof JsonNumber) {
+    if (a instanceof JsonNumber && b instanceof JsonNumber && a.text === b.text) return true;
+    const x = numericOf(a) as number | bigint;
+    const y = numericOf(b);
+    return y !== null && numericEqual(x, y);
+  }
   if (typeof a === 'string') return b instanceof Uint8Array && bytesToString(b) === a;
   if (a instanceof Uint8Array) {
     if (typeof b === 'string') return bytesToString(a) === b;
@@ -470,28 +599,72 @@ export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
   }
   if (a instanceof Timestamp) return b instanceof Timestamp && a.epochNs === b.epochNs;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) return Array.isArray(b) ? undefined : false;
+  if (!isObject(a) || !isObject(b)) return false;
+  return undefined;
+}
+
+/** Structural equality as `==` sees it: numbers by value, bytes equal strings with the same text. */
+export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
+  const leaf = leafEqual(a, b);
+  if (leaf !== undefined) return leaf;
+  if (depth >= RECURSION_DEPTH) return deepEqualWithStack(a, b, depth);
   if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i], depth + 1)) return false;
+    const bb = b as Value[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i], depth + 1)) return false;
     return true;
   }
-  if (!isObject(a) || !isObject(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
+  const oa = a as ValueObject;
+  const ob = b as ValueObject;
+  const ka = Object.keys(oa);
+  if (ka.length !== Object.keys(ob).length) return false;
   for (const k of ka) {
-    if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k], depth + 1)) return false;
+    if (!Object.hasOwn(ob, k) || !deepEqual(oa[k], ob[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+function deepEqualWithStack(rootA: unknown, rootB: unknown, rootDepth: number): boolean {
+  const pending: Array<[unknown, unknown, number]> = [[rootA, rootB, rootDepth]];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const [a, b, depth] = item;
+    const leaf = leafEqual(a, b);
+    if (leaf === false) return false;
+    if (leaf === true) continue;
+    if (depth >= MAX_DEPTH) throw new BloblangError('value is nested too deeply to compare');
+    if (Array.isArray(a)) {
+      const bb = b as Value[];
+      if (a.length !== bb.length) return false;
+      for (let i = 0; i < a.length; i++) pending.push([a[i], bb[i], depth + 1]);
+      continue;
+    }
+    const oa = a as ValueObject;
+    const ob = b as ValueObject;
+    const ka = Object.keys(oa);
+    if (ka.length !== Object.keys(ob).length) return false;
+    for (const k of ka) {
+      if (!Object.hasOwn(ob, k)) return false;
+      pending.push([oa[k], ob[k], depth + 1]);
+    }
   }
   return true;
 }
 
 /**
  * Ordering of two values of the same comparable kind (numbers, strings/bytes, timestamps).
- * Returns negative/zero/positive, or null when the kinds cannot be ordered.
+ * Returns negative/zero/positive, or null when the kinds cannot be ordered. A kept JSON number
+ * orders by its float64 and fails when that overflows, as in the reference.
  */
 export function compareValues(a: unknown, b: unknown): number | null {
   if (isNumber(a) && isNumber(b)) {
     if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
     return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (a instanceof JsonNumber || b instanceof JsonNumber) {
+    const x = a instanceof JsonNumber ? a.toFiniteNumber() : a;
+    const y = b instanceof JsonNumber ? b.toFiniteNumber() : b;
+    return isNumber(x) && isNumber(y) ? compareValues(x, y) : null;
   }
   const sa = typeof a === 'string' ? a : a instanceof Uint8Array ? bytesToString(a) : null;
   const sb = typeof b === 'string' ? b : b instanceof Uint8Array ? bytesToString(b) : null;
@@ -505,10 +678,17 @@ export function compareValues(a: unknown, b: unknown): number | null {
 // ---------------------------------------------------------------------------
 // Cloning
 
-/** Deep copy of arrays and objects; scalars, bytes and timestamps are immutable and shared. */
+const isImmutable = (v: unknown): boolean =>
+  v === null ||
+  typeof v !== 'object' ||
+  v instanceof Uint8Array ||
+  v instanceof Timestamp ||
+  v instanceof JsonNumber;
+
+/** Deep copy of arrays and objects; scalars, bytes, timestamps and kept numbers are immutable and shared. */
 export function cloneValue<T extends Value>(v: T, depth = 0): T {
-  if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v instanceof Timestamp) return v;
-  if (depth > MAX_DEPTH) throw new BloblangError('value is nested too deeply to copy');
+  if (isImmutable(v)) return v;
+  if (depth >= RECURSION_DEPTH) return cloneWithStack(v, depth);
   if (Array.isArray(v)) {
     const out = new Array<Value>(v.length);
     for (let i = 0; i < v.length; i++) out[i] = cloneValue(v[i], depth + 1);
@@ -518,6 +698,32 @@ export function cloneValue<T extends Value>(v: T, depth = 0): T {
   const o = v as ValueObject;
   for (const k in o) setKey(out, k, cloneValue(o[k], depth + 1));
   return out as T;
+}
+
+function cloneWithStack<T extends Value>(root: T, rootDepth: number): T {
+  const shell = (v: Value): Value => (Array.isArray(v) ? new Array<Value>(v.length) : {});
+  const top = shell(root);
+  // Each entry: a source container, its copy (members still to fill) and its depth.
+  const pending: Array<[Value[] | ValueObject, Value[] | ValueObject, number]> = [
+    [root as Value[] | ValueObject, top as Value[] | ValueObject, rootDepth],
+  ];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const [from, to, depth] = item;
+    if (depth >= MAX_DEPTH) throw new BloblangError('value is nested too deeply to copy');
+    const copyMember = (m: Value): Value => {
+      if (isImmutable(m)) return m;
+      const c = shell(m);
+      pending.push([m as Value[] | ValueObject, c as Value[] | ValueObject, depth + 1]);
+      return c;
+    };
+    if (Array.isArray(from)) {
+      const arr = to as Value[];
+      for (let i = 0; i < from.length; i++) arr[i] = copyMember(from[i] as Value);
+    } else {
+      for (const k in from) setKey(to as ValueObject, k, copyMember(from[k] as Value));
+    }
+  }
+  return top as T;
 }
 
 /** Sets an own key, treating `__proto__` as an ordinary key like JSON.parse does. */

@@ -223,3 +223,12 @@ export type Batch = Message[];
 export function copyBatch(batch: Batch): Batch {
   return batch.map((msg) => msg.copy());
 }
+
+/**
+ * Serialises every message's content now (bytes are cached), throwing the error of the first
+ * that cannot be (a structure holding NaN, say). For writers that hand bytes to a callback or
+ * a timer later, where a throw would be uncaught: they fail the write up front instead.
+ */
+export function serialiseBatch(batch: Batch): void {
+  for (let i = 0; i < batch.length; i++) batch[i]!.bytes();
+}

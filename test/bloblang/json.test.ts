@@ -56,8 +56,9 @@ test('keys sort by UTF-16 code unit at every size, as Go sorts them for these ke
   assert.equal(toJson(words), '{"Banana":4,"apple":2,"cherry":5,"fig":3,"pear":1}');
 });
 
-test('deep values serialise with an error instead of a stack overflow', () => {
+test('values nest up to 10,000 levels (the reference limit); deeper is an error, not a stack overflow', () => {
   let v: unknown = 1;
-  for (let i = 0; i < 5000; i++) v = [v];
-  assert.throws(() => toJson(v), /nested too deeply/);
+  for (let i = 0; i < 10_000; i++) v = [v];
+  assert.equal(toJson(v), `${'['.repeat(10_000)}1${']'.repeat(10_000)}`);
+  assert.throws(() => toJson([v]), /nested deeper than 10000 levels/);
 });

@@ -1,6 +1,7 @@
 // General functions: range, counter, count, random_int, identifiers (uuid, nanoid, ksuid), pi, bytes.
 import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { type Args, type CallContext, NOTHING, registerFunction, type Value } from '../library.js';
+import { checkSize, MAX_GENERATED_LENGTH, MAX_RANGE_LENGTH } from '../limits.js';
 import { formatUuid } from '../methods/hashing.js';
 import { argInt, argOptInt, argOptString, fail, p } from '../methods/support.js';
 import { toTimestamp } from '../methods/time.js';
@@ -20,6 +21,7 @@ registerFunction({
       throw fail(`with negative step arg stop (${stop}) must be <= start (${start})`);
     // The reference sizes the result as (stop - start) / step, truncated.
     const size = Math.trunc((stop - start) / step);
+    checkSize('range', size, MAX_RANGE_LENGTH, 'elements');
     return Array.from({ length: size }, (_, i) => start + step * i);
   },
 });
@@ -32,6 +34,7 @@ registerFunction({
   impl(a) {
     const n = argInt(a, 0, 'length');
     if (n < 0) throw fail('length must be a positive integer');
+    checkSize('bytes', n, MAX_GENERATED_LENGTH, 'bytes');
     return new Uint8Array(n);
   },
 });
@@ -174,6 +177,7 @@ registerFunction({
     const length = argOptInt(a, 0, 'length') ?? 21;
     const alphabet = Array.from(argOptString(a, 1) ?? NANOID_ALPHABET);
     if (length <= 0) throw fail('length must be greater than zero');
+    checkSize('nanoid', length, MAX_GENERATED_LENGTH);
     if (alphabet.length === 0 || alphabet.length > 255)
       throw fail('alphabet must not be empty or exceed 255 characters');
     // Rejection sampling keeps every symbol equally likely.

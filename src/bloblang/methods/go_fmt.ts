@@ -1,6 +1,7 @@
 // A subset of Go's fmt.Sprintf for the `format` method: the common verbs, flags, width and
 // precision, with Go's renderings of Bloblang values (%v of arrays is `[a b]`, of objects `map[k:v]`).
-import { Timestamp, type Value } from '../library.js';
+import { JsonNumber, Timestamp, type Value } from '../library.js';
+import { checkSize, MAX_GENERATED_LENGTH } from '../limits.js';
 import { bytesToString, formatNumber, isObject } from '../value.js';
 import { formatGoLayout } from './time_go_layout.js';
 
@@ -23,6 +24,7 @@ function goTypeName(v: unknown): string {
   if (typeof v === 'boolean') return 'bool';
   if (isInt(v)) return 'int64';
   if (typeof v === 'number') return 'float64';
+  if (v instanceof JsonNumber) return 'json.Number';
   if (v instanceof Uint8Array) return '[]uint8';
   if (v instanceof Timestamp) return 'time.Time';
   if (Array.isArray(v)) return '[]interface {}';
@@ -100,6 +102,7 @@ export function goValue(v: unknown, nested = false): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number') return isInt(v) ? formatNumber(v) : shortestG(v, 21);
+  if (v instanceof JsonNumber) return v.text;
   if (v instanceof Uint8Array) return `[${Array.from(v).join(' ')}]`;
   if (v instanceof Timestamp) return formatGoLayout(v, '2006-01-02 15:04:05.999999999 -0700 MST');
   if (Array.isArray(v)) return `[${v.map((e) => goValue(e, true)).join(' ')}]`;
@@ -298,6 +301,9 @@ export function goSprintf(format: string, args: readonly Value[]): string {
       i++;
       spec.prec = readNum() ?? 0;
     }
+    // A width or precision is padding allocated up front: bounded like any generated text.
+    checkSize('format width', spec.width ?? 0, MAX_GENERATED_LENGTH);
+    checkSize('format precision', spec.prec ?? 0, MAX_GENERATED_LENGTH);
     const verb = format[i];
     if (verb === undefined) {
       out += '%!(NOVERB)';

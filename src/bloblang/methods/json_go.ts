@@ -1,5 +1,6 @@
 // A JSON reader with Go encoding/json's error texts, used when JSON.parse refuses a document
 // (for the message) and for `use_number`, which keeps integers beyond 2^53 exact.
+import { LONG_EXPONENT, numberFromText } from '../../message/json.js';
 import type { Value } from '../library.js';
 import { setKey, type ValueObject } from '../value.js';
 
@@ -71,23 +72,23 @@ class Reader {
     if (this.s[this.i] === '0') this.i++;
     else if (digit()) while (digit()) this.i++;
     else this.fail('in numeric literal');
-    let isInt = true;
     if (this.s[this.i] === '.') {
-      isInt = false;
       this.i++;
       if (!digit()) this.fail('after decimal point in numeric literal');
       while (digit()) this.i++;
     }
     if (this.s[this.i] === 'e' || this.s[this.i] === 'E') {
-      isInt = false;
       this.i++;
       if (this.s[this.i] === '+' || this.s[this.i] === '-') this.i++;
       if (!digit()) this.fail('in exponent of numeric literal');
       while (digit()) this.i++;
     }
     const text = this.s.slice(start, this.i);
+    if (this.useNumber) return numberFromText(text);
     const n = Number(text);
-    if (this.useNumber && isInt && !Number.isSafeInteger(n)) return BigInt(text);
+    // Go's decoder refuses a number a float64 cannot hold rather than make it infinite.
+    if (!Number.isFinite(n))
+      throw new GoJsonError(`cannot unmarshal number ${text} into Go value of type float64`);
     return n;
   }
 
@@ -196,7 +197,7 @@ class Reader {
 
 /** Parses JSON like Go's encoding/json; throws GoJsonError with Go's message on bad input. */
 export function parseGoJson(text: string, useNumber = false): Value {
-  if (!useNumber) {
+  if (!useNumber && !LONG_EXPONENT.test(text)) {
     try {
       return JSON.parse(text) as Value;
     } catch {

@@ -1,7 +1,7 @@
 // Number methods: rounding, maths, bitwise operations and range-checked integer/float casts.
 
 import { isInt64 } from '../arith.js';
-import type { Value } from '../library.js';
+import { JsonNumber, type Value } from '../library.js';
 import { bytesToString, normaliseInt, TypeMismatchError } from '../value.js';
 import { argInt, argNumber, fail, method, p, simpleMethod } from './support.js';
 import { parseGoFloat, toFloat } from './type.js';
@@ -9,6 +9,7 @@ import { parseGoFloat, toFloat } from './type.js';
 function num(t: Value): number {
   if (typeof t === 'number') return t;
   if (typeof t === 'bigint') return Number(t);
+  if (t instanceof JsonNumber) return t.toFiniteNumber();
   throw new TypeMismatchError(['number'], t);
 }
 
@@ -45,6 +46,7 @@ function numericArray(t: Value): Array<number | bigint> {
   if (!Array.isArray(t)) throw new TypeMismatchError(['array'], t);
   return t.map((e, i) => {
     if (typeof e === 'number' || typeof e === 'bigint') return e;
+    if (e instanceof JsonNumber) return e.toFiniteNumber();
     throw fail(`index ${i}: ${new TypeMismatchError(['number'], e).message}`);
   });
 }
@@ -70,7 +72,9 @@ simpleMethod('sum', (t) => {
   let allInt = true;
   let intSum = 0n;
   let floatSum = 0;
-  t.forEach((e, i) => {
+  t.forEach((member, i) => {
+    // A JSON number kept as text sums as its float64 (an error when that overflows).
+    const e = member instanceof JsonNumber ? member.toFiniteNumber() : member;
     if ((typeof e === 'bigint' || typeof e === 'number') && isInt64(e)) {
       intSum += BigInt(e);
     } else if (typeof e === 'number' || typeof e === 'bigint') {
@@ -88,6 +92,7 @@ simpleMethod('sum', (t) => {
 
 function toBig(t: Value): bigint {
   if (typeof t === 'bigint') return t;
+  if (t instanceof JsonNumber) return BigInt(Math.trunc(t.toFiniteNumber()));
   if (typeof t === 'number') return BigInt(Math.trunc(t));
   throw new TypeMismatchError(['number'], t);
 }

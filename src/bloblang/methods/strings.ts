@@ -1,5 +1,6 @@
 // String manipulation methods. Byte targets keep giving bytes where the reference does so.
 import type { Value } from '../library.js';
+import { checkSize, MAX_GENERATED_LENGTH } from '../limits.js';
 import { bytesToString, isObject, stringToBytes, TypeMismatchError, valueToString } from '../value.js';
 import { goQuote, goSprintf } from './go_fmt.js';
 import { unescapeHtml } from './html_entities.js';
@@ -246,8 +247,14 @@ export function goUnquote(s: string): string {
 method('repeat', [p.int('count')], (t, a) => {
   const n = argInt(a, 0, 'count');
   if (n < 0) throw fail('invalid count, must be greater than or equal to zero');
-  if (typeof t === 'string') return t.repeat(n);
-  if (t instanceof Uint8Array) return stringToBytes(bytesToString(t).repeat(n));
+  if (typeof t === 'string') {
+    checkSize('repeat', t.length * n, MAX_GENERATED_LENGTH);
+    return t.repeat(n);
+  }
+  if (t instanceof Uint8Array) {
+    checkSize('repeat', t.length * n, MAX_GENERATED_LENGTH);
+    return stringToBytes(bytesToString(t).repeat(n));
+  }
   throw new TypeMismatchError(['string'], t);
 });
 

@@ -5,6 +5,7 @@ import {
   BloblangError,
   type CallContext,
   DELETED,
+  JsonNumber,
   type MethodDef,
   NOTHING,
   type ParamSpec,
@@ -29,6 +30,7 @@ export const fail = (message: string): BloblangError => new BloblangError(messag
 function toInteger(v: unknown, name: string): number {
   if (typeof v === 'number') return Math.trunc(v);
   if (typeof v === 'bigint') return Number(v);
+  if (v instanceof JsonNumber) return Math.trunc(v.toFiniteNumber());
   throw fail(`parameter ${name}: ${new TypeMismatchError(['number'], v).message}`);
 }
 

@@ -1,5 +1,5 @@
 // Timestamp and duration methods: ts_* (and their deprecated aliases), parse_duration*.
-import { type Args, Timestamp, type Value } from '../library.js';
+import { type Args, JsonNumber, Timestamp, type Value } from '../library.js';
 import { bytesToString, formatTimestamp, normaliseInt, TypeMismatchError } from '../value.js';
 import { argInt, argOptString, argString, fail, method, p, simpleMethod, targetString } from './support.js';
 import { parseGoDuration, parsePeriod, periodCalendarParts, periodNanos } from './time_duration.js';
@@ -19,6 +19,7 @@ export function toTimestamp(v: Value): Timestamp {
     const frac = v - whole;
     return new Timestamp(BigInt(whole) * NS + BigInt(Math.trunc(frac * 1e9)), 'UTC');
   }
+  if (v instanceof JsonNumber) return toTimestamp(v.toFiniteNumber());
   if (typeof v === 'string') return parseGoLayout(RFC3339_NANO, v);
   if (v instanceof Uint8Array) return parseGoLayout(RFC3339_NANO, bytesToString(v));
   throw new TypeMismatchError(['number', 'string'], v);

@@ -1,5 +1,5 @@
 // Type inspection and coercion: type, string, bytes, number, bool, array, not_null, not_empty, not, map.
-import { DELETED, NOTHING, type Value } from '../library.js';
+import { DELETED, JsonNumber, NOTHING, type Value } from '../library.js';
 import { isObject, TypeMismatchError, typeName, valueToBytes, valueToString } from '../value.js';
 import { argQuery, fail, method, p, simpleMethod } from './support.js';
 
@@ -99,6 +99,7 @@ export function parseGoFloat(s: string, fn = 'ParseFloat'): number {
 export function toFloat(t: Value): number {
   if (typeof t === 'number') return t;
   if (typeof t === 'bigint') return Number(t);
+  if (t instanceof JsonNumber) return t.toFiniteNumber();
   if (typeof t === 'string') return parseGoFloat(t);
   if (t instanceof Uint8Array) return parseGoFloat(new TextDecoder().decode(t));
   throw new TypeMismatchError(['number'], t);

@@ -14,7 +14,7 @@ import { stopController } from '../../engine/stop_signal.js';
 import { parseListenAddress } from '../../http/address.js';
 import { type CorsLayer, createCorsLayer } from '../../http/cors.js';
 import { upgradeOf } from '../../http/upgrade.js';
-import type { Batch } from '../../message/message.js';
+import { type Batch, serialiseBatch } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import { BatchHandoff, type Offer } from '../http/handoff.js';
 import { encodeMultipart } from '../http/multipart.js';
@@ -112,6 +112,12 @@ export class HttpServerWriter implements OutputWriter {
   }
 
   write(batch: Batch): Promise<void> {
+    // Encoded here, where a failure fails the write: a client's handler would throw it uncaught.
+    try {
+      serialiseBatch(batch);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.handoff.offer(batch);
   }
 

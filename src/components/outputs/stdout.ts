@@ -2,6 +2,7 @@
 import type { Writable } from 'node:stream';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
+import { asError } from '../../engine/errors.js';
 import { reportStdoutClosed } from '../../engine/stdout_closed.js';
 import type { Batch } from '../../message/message.js';
 import { encodeGroups, OUTPUT_CODEC_OPTIONS, type OutputCodec, parseOutputCodec } from './codec.js';
@@ -61,10 +62,21 @@ export class StreamWriter implements OutputWriter {
    */
   private readonly flushQueued = () => {
     this.flushScheduled = false;
-    const chunk = encodeGroups(this.queued, this.codec);
-    const waiting = this.waiting;
+    let queued = this.queued;
+    let waiting = this.waiting;
     this.queued = [];
     this.waiting = [];
+    let chunk: Buffer;
+    try {
+      chunk = encodeGroups(queued, this.codec);
+    } catch {
+      // A message whose content cannot be serialised (a structure holding NaN, say): only the
+      // writes holding one fail; the others are written. This runs outside any promise, where a
+      // throw would end the process.
+      ({ queued, waiting } = this.dropUnencodable(queued, waiting));
+      if (queued.length === 0) return;
+      chunk = encodeGroups(queued, this.codec);
+    }
     this.stream.write(chunk, (err) => {
       for (const w of waiting) {
         if (err) w.reject(err);
@@ -72,6 +84,25 @@ export class StreamWriter implements OutputWriter {
       }
     });
   };
+
+  /** Rejects each write holding a message that cannot be encoded; returns the writes left. */
+  private dropUnencodable(
+    queued: (readonly Batch[])[],
+    waiting: Array<{ resolve: () => void; reject: (err: Error) => void }>,
+  ): { queued: (readonly Batch[])[]; waiting: typeof waiting } {
+    const keptQueued: (readonly Batch[])[] = [];
+    const keptWaiting: typeof waiting = [];
+    for (let i = 0; i < queued.length; i++) {
+      try {
+        encodeGroups([queued[i]!], this.codec);
+        keptQueued.push(queued[i]!);
+        keptWaiting.push(waiting[i]!);
+      } catch (err) {
+        waiting[i]!.reject(asError(err));
+      }
+    }
+    return { queued: keptQueued, waiting: keptWaiting };
+  }
 
   async close(): Promise<void> {
     this.stream.off('error', this.onError);

@@ -12,7 +12,11 @@ class SyncResponseWriter implements OutputWriter {
   async connect(): Promise<void> {}
 
   write(batch: Batch): Promise<void> {
-    keep(batch);
+    try {
+      keep(batch);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return DONE;
   }
 
@@ -21,7 +25,11 @@ class SyncResponseWriter implements OutputWriter {
    * as one group, with one output call and one ack for all of them.
    */
   writeGroup(batches: readonly Batch[]): Promise<void> {
-    for (let i = 0; i < batches.length; i++) keep(batches[i]!);
+    try {
+      for (let i = 0; i < batches.length; i++) keep(batches[i]!);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return DONE;
   }
 
