@@ -1,4 +1,4 @@
-// The `nekton` command line: argv -> one of run (normal mode), streams, lint, list, blobl, docs.
+// The `nekton` command line: argv -> one of run (normal mode), streams, lint, test, list, blobl, docs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../engine/errors.js';
 import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
@@ -97,6 +97,23 @@ export function buildProgram(): Command {
     .action(async (files: string[], _opts, command: Command) => {
       const { lintFiles } = await import('./lint_command.js');
       process.exitCode = await lintFiles(files, globalOptions(command));
+    });
+
+  program
+    .command('test [paths...]')
+    .description('run the unit tests of configs (`tests:` sections and *_benthos_test.yaml files); exits 1 if any fails')
+    .option('--log <level>', 'let components log at this level to stdout (off by default)', parseLogLevel)
+    .option('--verbose', 'print the name of each test case before it runs', false)
+    .action(async (paths: string[], opts: { log?: string; verbose: boolean }, command: Command) => {
+      const { runTestCommand } = await import('./test_command/command.js');
+      const global = globalOptions(command);
+      process.exitCode = await runTestCommand({
+        paths,
+        log: opts.log,
+        verbose: opts.verbose,
+        resources: global.resources,
+        sets: global.set,
+      });
     });
 
   program
