@@ -101,7 +101,9 @@ export function buildProgram(): Command {
 
   program
     .command('test [paths...]')
-    .description('run the unit tests of configs (`tests:` sections and *_benthos_test.yaml files); exits 1 if any fails')
+    .description(
+      'run the unit tests of configs (`tests:` sections and *_benthos_test.yaml files); exits 1 if any fails',
+    )
     .option('--log <level>', 'let components log at this level to stdout (off by default)', parseLogLevel)
     .option('--verbose', 'print the name of each test case before it runs', false)
     .action(async (paths: string[], opts: { log?: string; verbose: boolean }, command: Command) => {

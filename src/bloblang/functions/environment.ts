@@ -16,7 +16,10 @@ registerFunction({
     // Cached per mapping and call site, as the reference reads it once per compiled mapping: a
     // mapping built later (another stream, another unit test case) sees the environment of then.
     let cache = ctx.state.get(site) as Map<string, string | null> | undefined;
-    if (!cache) ctx.state.set(site, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      ctx.state.set(site, cache);
+    }
     if (cache.has(name)) return cache.get(name) ?? null;
     const v = process.env[name] ?? null;
     cache.set(name, v);

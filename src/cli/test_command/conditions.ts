@@ -31,7 +31,11 @@ const FACTORIES: Record<string, ConditionFactory> = {
   file_equals: (value, dir, style) =>
     contentEquals(() => readRelative(dir, text(value, 'file_equals'), 'comparison file'), style),
   file_json_equals: (value, dir, style) =>
-    jsonCheck(() => parseExpected(readRelative(dir, text(value, 'file_json_equals'), 'comparison JSON file')), 'equals', style),
+    jsonCheck(
+      () => parseExpected(readRelative(dir, text(value, 'file_json_equals'), 'comparison JSON file')),
+      'equals',
+      style,
+    ),
   file_json_contains: (value, dir, style) =>
     jsonCheck(
       () => parseExpected(readRelative(dir, text(value, 'file_json_contains'), 'comparison JSON file')),
@@ -48,7 +52,8 @@ export function buildConditions(spec: Record<string, unknown>, dir: string, styl
     .sort()
     .map((name) => {
       const factory = FACTORIES[name];
-      if (!factory) throw new Error(`unknown output condition '${name}': expected one of ${CONDITION_NAMES.join(', ')}`);
+      if (!factory)
+        throw new Error(`unknown output condition '${name}': expected one of ${CONDITION_NAMES.join(', ')}`);
       try {
         return { name, check: factory(spec[name], dir, style) };
       } catch (err) {
@@ -59,7 +64,8 @@ export function buildConditions(spec: Record<string, unknown>, dir: string, styl
 
 function text(value: unknown, name: string): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   throw new Error(`${name} expects a string, got ${value === null ? 'null' : typeof value}`);
 }
 
@@ -104,7 +110,9 @@ function contentEquals(read: () => string, style: Style): Condition['check'] {
     const received = msg.text();
     if (expected === received) return undefined;
     const lines = `content mismatch\n  expected: ${style.blue(expected)}\n  received: ${style.red(received)}`;
-    return expected.includes('\n') || received.includes('\n') ? `${lines}\n${lineDiff(expected, received, style)}` : lines;
+    return expected.includes('\n') || received.includes('\n')
+      ? `${lines}\n${lineDiff(expected, received, style)}`
+      : lines;
   };
 }
 

@@ -11,7 +11,10 @@ export interface ConfigTree {
   lines: LineIndex;
 }
 
-export async function readConfigTree(path: string, environment: Record<string, string> = {}): Promise<ConfigTree> {
+export async function readConfigTree(
+  path: string,
+  environment: Record<string, string> = {},
+): Promise<ConfigTree> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -73,7 +73,7 @@ export function labelledPaths(root: unknown): Map<string, TreePath> {
   const found = new Map<string, TreePath>();
   const visit = (node: unknown, path: TreePath) => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, [...path, String(i)]));
+      for (const [i, item] of node.entries()) visit(item, [...path, String(i)]);
       return;
     }
     if (!isPlainObject(node)) return;

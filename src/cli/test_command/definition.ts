@@ -85,7 +85,8 @@ function parseCase(value: unknown, line: number): TestCase {
 function inputMessage(value: unknown, where: string): InputMessageSpec {
   const spec = objectOf(value, where);
   let content = '';
-  if (spec.content !== undefined && spec.content !== null) content = scalarText(spec.content, `${where}.content`);
+  if (spec.content !== undefined && spec.content !== null)
+    content = scalarText(spec.content, `${where}.content`);
   if (spec.json_content !== undefined) content = JSON.stringify(spec.json_content);
   const file = spec.file_content == null ? undefined : scalarText(spec.file_content, `${where}.file_content`);
   const metadata = spec.metadata == null ? {} : objectOf(spec.metadata, `${where}.metadata`);
@@ -100,13 +101,16 @@ function optionalString(obj: Record<string, unknown>, key: string, fallback: str
 /** A YAML scalar as the text a Go string field would hold (`1` -> "1"). */
 function scalarText(value: unknown, where: string): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   throw new Error(`field ${where}: expected a string`);
 }
 
 function stringMap(value: unknown, where: string): Record<string, string> {
   const obj = objectOf(value, where);
-  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, v === null ? '' : scalarText(v, `${where}.${k}`)]));
+  return Object.fromEntries(
+    Object.entries(obj).map(([k, v]) => [k, v === null ? '' : scalarText(v, `${where}.${k}`)]),
+  );
 }
 
 function objectOf(value: unknown, where: string): Record<string, unknown> {

@@ -22,7 +22,9 @@ export async function inputBatches(specs: InputMessageSpec[][], dir: string): Pr
 }
 
 async function inputMessage(spec: InputMessageSpec, dir: string): Promise<Message> {
-  const content = spec.file ? await readFile(isAbsolute(spec.file) ? spec.file : join(dir, spec.file)) : spec.content;
+  const content = spec.file
+    ? await readFile(isAbsolute(spec.file) ? spec.file : join(dir, spec.file))
+    : spec.content;
   const msg = new Message(content);
   for (const [key, value] of Object.entries(spec.metadata)) msg.setMeta(key, value);
   return msg;

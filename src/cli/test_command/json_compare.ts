@@ -41,7 +41,8 @@ export function projectOnto(actual: unknown, expected: unknown): unknown {
   }
   if (isPlainObject(expected) && isPlainObject(actual)) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(expected)) if (Object.hasOwn(actual, key)) out[key] = projectOnto(actual[key], expected[key]);
+    for (const key of Object.keys(expected))
+      if (Object.hasOwn(actual, key)) out[key] = projectOnto(actual[key], expected[key]);
     return out;
   }
   return actual;
@@ -73,7 +74,9 @@ export function looseEqual(actual: unknown, expected: unknown): boolean {
   if (expected instanceof Uint8Array) expected = Buffer.from(expected).toString('utf8');
   if (Array.isArray(expected)) {
     return (
-      Array.isArray(actual) && actual.length === expected.length && expected.every((v, i) => looseEqual(actual[i], v))
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((v, i) => looseEqual(actual[i], v))
     );
   }
   if (isPlainObject(expected)) {

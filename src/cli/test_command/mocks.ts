@@ -2,7 +2,14 @@
 // pointer first, then by label. A mock without a label keeps the label of what it replaces, so
 // a mocked resource is still found by its name.
 import { isPlainObject } from '../../config/normalise.js';
-import { describePath, labelledPaths, parsePointer, setValueAt, type TreePath, valueAt } from './config_tree.js';
+import {
+  describePath,
+  labelledPaths,
+  parsePointer,
+  setValueAt,
+  type TreePath,
+  valueAt,
+} from './config_tree.js';
 
 export function applyMocks(root: unknown, mocks: Record<string, unknown>): void {
   const byLabel: [string, unknown][] = [];

@@ -20,8 +20,8 @@ import { noopMetrics } from '../../engine/noop_metrics.js';
 import { perMessage } from '../../engine/processor_helpers.js';
 import { ResourceManager } from '../../engine/resources.js';
 import { buildResources } from '../service.js';
-import { labelledPaths, parsePointer, type TreePath, valueAt } from './config_tree.js';
 import { readConfigTree } from './config_text.js';
+import { labelledPaths, parsePointer, type TreePath, valueAt } from './config_tree.js';
 import type { TestCase } from './definition.js';
 import { applyMocks } from './mocks.js';
 
@@ -41,12 +41,17 @@ export interface ProviderOptions {
 let provider: SchemaProvider | undefined;
 const schemas = () => (provider ??= schemaProvider(registry));
 
-export async function provideProcessors(testCase: TestCase, options: ProviderOptions): Promise<CaseProcessors> {
+export async function provideProcessors(
+  testCase: TestCase,
+  options: ProviderOptions,
+): Promise<CaseProcessors> {
   if (testCase.targetMapping !== '') {
     try {
       return await mappingTarget(testCase.targetMapping, options);
     } catch (err) {
-      throw new Error(`failed to initialise Bloblang mapping '${testCase.targetMapping}': ${errorMessage(err)}`);
+      throw new Error(
+        `failed to initialise Bloblang mapping '${testCase.targetMapping}': ${errorMessage(err)}`,
+      );
     }
   }
   try {
@@ -76,7 +81,10 @@ function splitTarget(target: string, configPath: string): { file: string; pointe
   const file = target.slice(0, hash);
   const pointer = target.slice(hash + 1);
   if (pointer === '') throw new Error('reference URI must contain a path or fragment');
-  return { file: file === '' ? configPath : isAbsolute(file) ? file : join(dirname(configPath), file), pointer };
+  return {
+    file: file === '' ? configPath : isAbsolute(file) ? file : join(dirname(configPath), file),
+    pointer,
+  };
 }
 
 async function processorsTarget(testCase: TestCase, options: ProviderOptions): Promise<CaseProcessors> {
@@ -112,7 +120,11 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   try {
     await buildResources(resourcesConfig, new ComponentBuilder(env), resources);
     for (const extra of options.resourceFiles) {
-      await buildResources(await resourceFile(extra, testCase.environment), new ComponentBuilder(env), resources);
+      await buildResources(
+        await resourceFile(extra, testCase.environment),
+        new ComponentBuilder(env),
+        resources,
+      );
     }
     const builder = new ComponentBuilder(env);
     for (const cc of processorConfigs) built.push(await builder.buildProcessor(cc));
@@ -140,7 +152,10 @@ function processorsAt(
   path: TreePath,
   ctx: Parameters<typeof normaliseComponent>[3],
 ): ComponentConfig[] {
-  const at = (p: TreePath) => ({ docPath: p.map((s) => (/^\d+$/.test(s) ? Number(s) : s)), configPath: ['root', ...p].join('.') });
+  const at = (p: TreePath) => ({
+    docPath: p.map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+    configPath: ['root', ...p].join('.'),
+  });
   if (Array.isArray(value)) {
     return value.map((item, i) => normaliseComponent('processor', item, at([...path, String(i)]), ctx));
   }
@@ -159,7 +174,10 @@ function resourceSections(root: unknown, ctx: Parameters<typeof toServiceConfig>
   return { ...config, input_resources: [], output_resources: [] };
 }
 
-async function resourceFile(path: string, environment: Record<string, string> | undefined): Promise<ResourcesConfig> {
+async function resourceFile(
+  path: string,
+  environment: Record<string, string> | undefined,
+): Promise<ResourcesConfig> {
   const tree = await readConfigTree(path, environment);
   return inFile(path, () =>
     normaliseAll({ provider: schemas(), lines: tree.lines }, (c) => resourceSections(tree.value, c)),

@@ -2,11 +2,10 @@
 // the input it was given, and each failed condition (with a diff where one helps).
 import type { InputMessageSpec } from './definition.js';
 import type { TargetResult } from './run_all.js';
-import type { Style } from './style.js';
 
 const MAX_SHOWN = 300;
 
-export function writeFailures(out: NodeJS.WritableStream, failed: TargetResult[], style: Style): void {
+export function writeFailures(out: NodeJS.WritableStream, failed: TargetResult[]): void {
   const lines: string[] = ['', 'Failures:', ''];
   failed.forEach((result, t) => {
     if (t > 0) lines.push('');

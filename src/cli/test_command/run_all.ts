@@ -1,8 +1,9 @@
 // Runs the tests of every target the paths name, printing `Test '<config>' succeeded|failed` per
 // target and then every failure, as the reference's `test` command does. A target that cannot be
 // read or built fails on its own; the run always goes on to the next one.
-import type { Logger } from 'pino';
+
 import { dirname } from 'node:path';
+import type { Logger } from 'pino';
 import { errorMessage } from '../../engine/errors.js';
 import { lintTarget } from './lint_target.js';
 import { writeFailures } from './report.js';
@@ -34,7 +35,9 @@ export interface RunSummary {
 }
 
 export function targetFailed(result: TargetResult): boolean {
-  return result.problem !== undefined || result.lints.length > 0 || result.cases.some((c) => c.failures.length > 0);
+  return (
+    result.problem !== undefined || result.lints.length > 0 || result.cases.some((c) => c.failures.length > 0)
+  );
 }
 
 export async function runAllTests(options: RunOptions): Promise<RunSummary> {
@@ -58,7 +61,7 @@ export async function runAllTests(options: RunOptions): Promise<RunSummary> {
     out.write(`Test '${target.configPath}' ${verdict}\n`);
   }
   const failed = results.filter(targetFailed);
-  if (failed.length > 0) writeFailures(out, failed, style);
+  if (failed.length > 0) writeFailures(out, failed);
   return { ok: failed.length === 0, targets: results };
 }
 

@@ -69,7 +69,9 @@ async function execute(testCase: TestCase, options: CaseRunOptions, reasons: str
       return;
     }
     if (expected.length !== batch.length) {
-      reasons.push(`mismatch of output batch ${b} message counts, expected ${expected.length}, got ${batch.length}`);
+      reasons.push(
+        `mismatch of output batch ${b} message counts, expected ${expected.length}, got ${batch.length}`,
+      );
     }
     batch.forEach((msg, i) => {
       const conditions = expected[i];

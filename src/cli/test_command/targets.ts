@@ -71,7 +71,10 @@ export function pathPair(file: string): { configPath: string; definitionPaths: s
   if (suffix) {
     return { configPath: join(dir, stem.slice(0, -suffix.length) + ext), definitionPaths: [normalize(file)] };
   }
-  return { configPath: normalize(file), definitionPaths: TEST_SUFFIXES.map((s) => join(dir, stem + s + ext)) };
+  return {
+    configPath: normalize(file),
+    definitionPaths: TEST_SUFFIXES.map((s) => join(dir, stem + s + ext)),
+  };
 }
 
 async function targetOf(file: string): Promise<TestTarget | undefined> {
