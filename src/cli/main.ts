@@ -115,6 +115,7 @@ export function buildProgram(): Command {
         verbose: opts.verbose,
         resources: global.resources,
         sets: global.set,
+        envFiles: global.envFile,
       });
     });
 

@@ -1,4 +1,6 @@
 // `nekton test [PATH...]`: runs config unit tests; exit 1 when any fails or none were found.
+import { loadEnvFiles } from '../../config/env_file.js';
+import { errorMessage } from '../../engine/errors.js';
 import { createLogger } from '../../engine/logger.js';
 import { resolveResourceFiles } from '../resource_files.js';
 import { runAllTests } from './run_all.js';
@@ -11,11 +13,19 @@ export interface TestCommandOptions {
   verbose: boolean;
   resources: string[];
   sets: string[];
+  /** `-e` dotenv files: loaded into the environment before any test runs. */
+  envFiles: string[];
 }
 
 export async function runTestCommand(options: TestCommandOptions): Promise<number> {
   if (options.sets.length > 0) {
     process.stderr.write('cannot override fields with --set (-s) during unit tests\n');
+    return 1;
+  }
+  try {
+    Object.assign(process.env, await loadEnvFiles(options.envFiles));
+  } catch (err) {
+    process.stderr.write(`${errorMessage(err)}\n`);
     return 1;
   }
   let resourceFiles: string[];

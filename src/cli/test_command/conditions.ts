@@ -110,6 +110,10 @@ function contentEquals(read: () => string, style: Style): Condition['check'] {
     const received = msg.text();
     if (expected === received) return undefined;
     const lines = `content mismatch\n  expected: ${style.blue(expected)}\n  received: ${style.red(received)}`;
+    // Text that differs only in trailing whitespace reads the same: show it escaped instead.
+    if (expected.trimEnd() === received.trimEnd()) {
+      return `${lines}\n  (they differ in trailing whitespace: expected ${JSON.stringify(expected)}, received ${JSON.stringify(received)})`;
+    }
     return expected.includes('\n') || received.includes('\n')
       ? `${lines}\n${lineDiff(expected, received, style)}`
       : lines;

@@ -63,6 +63,22 @@ describe('nekton test (CLI)', () => {
     assert.match(log.stderr, /--log <level>.*expected one of/);
   });
 
+  it('loads -e env files before the tests run', async () => {
+    const cwd = dirWith({
+      'vars.env': 'NEKTON_UT_GREETING=howdy\n',
+      'env.yaml': `pipeline:
+  processors:
+    - mapping: 'root = "\${NEKTON_UT_GREETING:none} " + env("NEKTON_UT_GREETING").or("none")'
+tests:
+  - name: greets
+    input_batch: [{ content: x }]
+    output_batches: [[{ content_equals: howdy howdy }]]
+`,
+    });
+    const result = await runNekton(['test', '-e', 'vars.env', 'env.yaml'], { cwd });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+  });
+
   it('lets components log to stdout at the --log level', async () => {
     const cwd = dirWith({
       'logs.yaml': `pipeline:

@@ -42,6 +42,10 @@ describe('config unit test conditions', () => {
       check({ content_equals: 'hello' }, message('world'))[0],
       'content mismatch\n  expected: hello\n  received: world',
     );
+    assert.match(
+      check({ content_equals: 'x\n' }, message('x'))[0] ?? '',
+      /they differ in trailing whitespace: expected "x\\n", received "x"/,
+    );
     const multi = check({ content_equals: 'a\nb\nc' }, message('a\nB\nc'))[0] ?? '';
     assert.match(multi, /--- expected\n\+\+\+ received\n {2}a\n- b\n\+ B\n {2}c/);
   });

@@ -250,6 +250,45 @@ tests:
   });
 });
 
+describe('nekton test: resources and nekton conditions', () => {
+  it("builds resources from -r files beside the config's", async () => {
+    const dir = files({
+      'shared.yaml': `processor_resources:
+  - label: shared_upper
+    mapping: 'root = content().uppercase()'
+`,
+      'uses.yaml': `pipeline:
+  processors:
+    - resource: shared_upper
+tests:
+  - name: uses a resource from another file
+    input_batch: [{ content: a }]
+    output_batches: [[{ content_equals: A }]]
+`,
+    });
+    const { summary, output } = await runTests([join(dir, 'uses.yaml')], {
+      resourceFiles: [join(dir, 'shared.yaml')],
+    });
+    assert.equal(summary.ok, true, output);
+  });
+
+  it("accepts a json_schema condition in a config's tests without a lint", async () => {
+    const dir = files({
+      's.yaml': `pipeline:
+  processors:
+    - mapping: 'root.id = content().string()'
+tests:
+  - name: schema
+    input_batch: [{ content: a }]
+    output_batches:
+      - - json_schema: { type: object, required: [id], properties: { id: { type: string } } }
+`,
+    });
+    const { summary, output } = await runTests([join(dir, 's.yaml')]);
+    assert.equal(summary.ok, true, output);
+  });
+});
+
 describe('nekton test: failures', () => {
   it('prints the case, its line, its input, the failed condition with a diff, and fails', async () => {
     const dir = files({
