@@ -105,7 +105,11 @@ export function buildProgram(): Command {
       'run the unit tests of configs (`tests:` sections and *_benthos_test.yaml files); exits 1 if any fails',
     )
     .option('--log <level>', 'let components log at this level to stdout (off by default)', parseLogLevel)
-    .option('--verbose', 'print the name of each test case before it runs', false)
+    .option(
+      '--verbose',
+      'print the name of each test case before it runs (the reference also takes -v, which is --version here)',
+      false,
+    )
     .action(async (paths: string[], opts: { log?: string; verbose: boolean }, command: Command) => {
       const { runTestCommand } = await import('./test_command/command.js');
       const global = globalOptions(command);
