@@ -124,12 +124,15 @@ export function buildProgram(): Command {
     });
 
   program
-    .command('list [kind]')
-    .description('list the available components, optionally of one kind (input, processor, output, ...)')
-    .option('--format <format>', 'text or json', 'text')
-    .action(async (kind: string | undefined, opts: { format: string }) => {
+    .command('list [kinds...]')
+    .description(
+      'list the available components, optionally of some kinds (inputs, processors, outputs, caches, rate-limits, buffers, metrics, tracers, scanners, bloblang-functions, bloblang-methods)',
+    )
+    .option('--format <format>', 'text, json, jsonschema or cue', 'text')
+    .option('--status <status>', 'only components of this status: stable, beta, experimental or deprecated')
+    .action(async (kinds: string[], opts: { format: string; status?: string }) => {
       const { listComponents } = await import('./list_command.js');
-      process.exitCode = listComponents(kind, opts.format);
+      process.exitCode = await listComponents(kinds, opts);
     });
 
   const blobl = program
