@@ -94,9 +94,17 @@ export function buildProgram(): Command {
   program
     .command('lint <files...>')
     .description('lint config files; prints FILE(line,col) message per problem, exits 1 if any')
-    .action(async (files: string[], _opts, command: Command) => {
+    .option('--deprecated', 'report deprecated components and fields', false)
+    .option('--labels', 'report components that have no label', false)
+    .option(
+      '--skip-env-var-check',
+      'do not report environment variables without a default that are not set',
+      false,
+    )
+    .option('--verbose', 'print FILE: OK or FILE: FAILED for each file linted', false)
+    .action(async (files: string[], opts: Record<string, boolean>, command: Command) => {
       const { lintFiles } = await import('./lint_command.js');
-      process.exitCode = await lintFiles(files, globalOptions(command));
+      process.exitCode = await lintFiles(files, globalOptions(command), opts);
     });
 
   program
