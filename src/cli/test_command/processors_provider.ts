@@ -93,11 +93,17 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   const root = tree.value ?? {};
   applyMocks(root, testCase.mocks);
   const targetPath = targetPathOf(root, pointer);
+  let target: unknown;
+  try {
+    target = valueAt(root, targetPath);
+  } catch (err) {
+    throw new Error(`failed to resolve case processors from '${file}': ${errorMessage(err)}`);
+  }
   const ctx = { provider: schemas(), lines: tree.lines };
   const { resources: resourcesConfig, processors: processorConfigs } = inFile(file, () =>
     normaliseAll(ctx, (c) => ({
       resources: resourceSections(root, c),
-      processors: processorsAt(valueAt(root, targetPath), targetPath, c),
+      processors: processorsAt(target, targetPath, c),
     })),
   );
   const abort = new AbortController();

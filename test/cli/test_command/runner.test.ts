@@ -190,6 +190,23 @@ tests:
     assert.equal(summary.ok, true, output);
   });
 
+  it('fails a case whose target points at nothing, naming the pointer', async () => {
+    const dir = files({
+      'svc.yaml': `${UPPER_PIPELINE}
+tests:
+  - name: bad pointer
+    target_processors: /pipeline/procesors
+    input_batch: [{ content: hi }]
+`,
+    });
+    const { summary, output } = await runTests([join(dir, 'svc.yaml')]);
+    assert.equal(summary.ok, false);
+    assert.match(
+      output,
+      /failed to initialise processors '\/pipeline\/procesors': failed to resolve case processors from '.*svc.yaml': nothing at \/pipeline\/procesors/,
+    );
+  });
+
   it('fails a case whose mock names a label the config does not have', async () => {
     const dir = files({
       'svc.yaml': `${UPPER_PIPELINE}
