@@ -14,11 +14,12 @@ import { normaliseAll } from '../../config/value_problems.js';
 import { ComponentBuilder, type EngineEnv } from '../../engine/builder.js';
 import type { Processor } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
-import { errorMessage } from '../../engine/errors.js';
+import { errorMessage, STOPPED } from '../../engine/errors.js';
 import { MemoryInprocBus } from '../../engine/inproc.js';
 import { noopMetrics } from '../../engine/noop_metrics.js';
 import { perMessage } from '../../engine/processor_helpers.js';
 import { ResourceManager } from '../../engine/resources.js';
+import { inSource } from '../config_source.js';
 import { buildResources } from '../service.js';
 import { readConfigTree } from './config_text.js';
 import { labelledPaths, parsePointer, type TreePath, valueAt } from './config_tree.js';
@@ -119,12 +120,13 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   };
   const built: Processor[] = [];
   const close = async () => {
-    abort.abort();
+    abort.abort(STOPPED);
     for (const p of built) await p.close().catch(() => {});
     await resources.closeAll().catch(() => {});
   };
+  const source = { file, lines: tree.lines };
   try {
-    await buildResources(resourcesConfig, new ComponentBuilder(env), resources);
+    await inSource(source, () => buildResources(resourcesConfig, new ComponentBuilder(env), resources));
     for (const extra of options.resourceFiles) {
       await buildResources(
         await resourceFile(extra, testCase.environment),
@@ -133,7 +135,7 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
       );
     }
     const builder = new ComponentBuilder(env);
-    for (const cc of processorConfigs) built.push(await builder.buildProcessor(cc));
+    for (const cc of processorConfigs) built.push(await inSource(source, () => builder.buildProcessor(cc)));
   } catch (err) {
     await close();
     throw err;
