@@ -421,6 +421,24 @@ tests:
     );
   });
 
+  it('names the file and line of a value found bad while building the case', async () => {
+    const dir = files({
+      'd.yaml': `pipeline:
+  processors:
+    - sleep:
+        duration: bogus
+tests:
+  - name: bad duration
+    input_batch: [{ content: a }]
+`,
+    });
+    const { output } = await runTests([join(dir, 'd.yaml')]);
+    assert.match(
+      output,
+      /d\.yaml\(4,19\) pipeline\.processors\.0\.sleep\.duration: time: invalid duration "bogus"/,
+    );
+  });
+
   it('reads a block scalar at the very end of a definition without a final newline as Go does', async () => {
     const dir = files({
       'eof.yaml': `pipeline:
