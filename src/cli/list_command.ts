@@ -2,6 +2,7 @@
 // as text, json, a JSON Schema or CUE of the config, as the reference's `list` prints them.
 import { lookupFunction, lookupMethod } from '../bloblang/library.js';
 import type { ComponentStatus } from '../config/spec.js';
+import { exitQuietlyWhenStdoutCloses } from './closed_stdout.js';
 import { LIST_KINDS, type ListKind, listKindOf, namesOf } from './list_kinds.js';
 
 const FORMATS = ['text', 'json', 'jsonschema', 'cue'];
@@ -13,6 +14,7 @@ export interface ListOptions {
 }
 
 export async function listComponents(args: readonly string[], options: ListOptions): Promise<number> {
+  exitQuietlyWhenStdoutCloses();
   const fail = (message: string) => {
     process.stderr.write(`${message}\n`);
     return 1;

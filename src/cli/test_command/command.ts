@@ -2,6 +2,7 @@
 import { loadEnvFiles } from '../../config/env_file.js';
 import { errorMessage } from '../../engine/errors.js';
 import { createLogger } from '../../engine/logger.js';
+import { exitQuietlyWhenStdoutCloses } from '../closed_stdout.js';
 import { resolveResourceFiles } from '../resource_files.js';
 import { runAllTests } from './run_all.js';
 import { styleFor } from './style.js';
@@ -18,6 +19,7 @@ export interface TestCommandOptions {
 }
 
 export async function runTestCommand(options: TestCommandOptions): Promise<number> {
+  exitQuietlyWhenStdoutCloses();
   if (options.sets.length > 0) {
     process.stderr.write('cannot override fields with --set (-s) during unit tests\n');
     return 1;
