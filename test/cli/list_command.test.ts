@@ -1,10 +1,11 @@
 // `nekton list` as the reference's: several kinds by their plural names, metrics, tracers and
 // Bloblang functions and methods, --status, and the json, jsonschema and cue formats.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { Ajv as AjvClass } from 'ajv';
-import { runNekton } from '../helpers/cli.js';
+import { NEKTON_BIN, runNekton } from '../helpers/cli.js';
 
 const require = createRequire(import.meta.url);
 
@@ -91,5 +92,18 @@ describe('nekton list', () => {
     assert.match(result.stdout, /\tinput\?: #Input\n/);
     assert.match(result.stdout, /\n#Input: \{[\s\S]*? \| \{stdin: \{[\s\S]*?\n\n#Output: /);
     assert.match(result.stdout, /\n#RateLimit: /);
+  });
+
+  it('stops quietly with status 141 when the reader of its output goes away', async () => {
+    // The JSON Schema is far larger than a pipe's buffer: writes go on after `head` has left.
+    const script = `"${process.execPath}" "${NEKTON_BIN}" list --format jsonschema | head -c 10 >/dev/null; echo "status=\${PIPESTATUS[0]}"`;
+    const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise((resolve) => child.on('exit', resolve));
+    assert.equal(stdout, 'status=141\n');
+    assert.equal(stderr, '');
   });
 });
