@@ -1,5 +1,6 @@
 // `nekton lint PATH...`: prints `FILE(line,col) message` per problem; exit 1 if any file has one.
-// PATH is a file, a glob, a directory or `dir/...` (see lint_targets.ts).
+// PATH is a file, a glob, a directory or `dir/...` (see lint_targets.ts). The reference's flags:
+// --deprecated, --labels, --skip-env-var-check, --verbose (`FILE: OK|FAILED` per file first).
 import { registry } from '../components/registry.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
@@ -7,31 +8,53 @@ import { ConfigError } from '../engine/errors.js';
 import { lintTargets } from './lint_targets.js';
 import type { GlobalOptions } from './main.js';
 
-export async function lintFiles(args: string[], options: GlobalOptions): Promise<number> {
+export interface LintFlags {
+  deprecated?: boolean;
+  labels?: boolean;
+  skipEnvVarCheck?: boolean;
+  verbose?: boolean;
+}
+
+export async function lintFiles(
+  args: string[],
+  options: GlobalOptions,
+  flags: LintFlags = {},
+): Promise<number> {
   const provider = schemaProvider(registry);
-  let problems = 0;
-  const report = (err: unknown) => {
+  const problems: string[] = [];
+  const verdicts: string[] = [];
+  const report = (err: unknown): string[] => {
     if (!(err instanceof ConfigError)) throw err;
-    process.stdout.write(`${err.message}\n`);
-    problems++;
+    return [err.message];
   };
   for (const arg of args) {
     let files: string[];
     try {
       files = await lintTargets(arg);
     } catch (err) {
-      report(err);
+      problems.push(...report(err));
       continue;
     }
     for (const file of files) {
+      let found: string[];
       try {
-        const loaded = await loadConfigFile(file, { provider, sets: options.set, envFiles: options.envFile });
-        for (const lint of loaded.lints) process.stdout.write(`${lint}\n`);
-        problems += loaded.lints.length;
+        const loaded = await loadConfigFile(file, {
+          provider,
+          sets: options.set,
+          envFiles: options.envFile,
+          skipEnvVarCheck: flags.skipEnvVarCheck,
+          rejectDeprecated: flags.deprecated,
+          requireLabels: flags.labels,
+        });
+        found = loaded.lints;
       } catch (err) {
-        report(err);
+        found = report(err);
       }
+      problems.push(...found);
+      verdicts.push(`${file}: ${found.length > 0 ? 'FAILED' : 'OK'}`);
     }
   }
-  return problems > 0 ? 1 : 0;
+  const lines = [...(flags.verbose ? verdicts : []), ...problems];
+  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+  return problems.length > 0 ? 1 : 0;
 }

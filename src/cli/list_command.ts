@@ -1,23 +1,83 @@
-// `nekton list [kind]`: the components this build knows, by kind.
-import { registry } from '../components/registry.js';
-import { COMPONENT_KINDS, type ComponentKind } from '../config/spec.js';
+// `nekton list [KIND...]`: the components (and Bloblang functions and methods) this build knows,
+// as text, json, a JSON Schema or CUE of the config, as the reference's `list` prints them.
+import { lookupFunction, lookupMethod } from '../bloblang/library.js';
+import type { ComponentStatus } from '../config/spec.js';
+import { exitQuietlyWhenStdoutCloses } from './closed_stdout.js';
+import { LIST_KINDS, type ListKind, listKindOf, namesOf } from './list_kinds.js';
 
-export function listComponents(kind: string | undefined, format: string): number {
-  const normalised = kind?.replace(/s$/, '').replace('-', '_');
-  if (normalised !== undefined && !(COMPONENT_KINDS as readonly string[]).includes(normalised)) {
-    process.stderr.write(`unknown component kind '${kind}': expected one of ${COMPONENT_KINDS.join(', ')}\n`);
+const FORMATS = ['text', 'json', 'jsonschema', 'cue'];
+const STATUSES: readonly ComponentStatus[] = ['stable', 'beta', 'experimental', 'deprecated'];
+
+export interface ListOptions {
+  format: string;
+  status?: string;
+}
+
+export async function listComponents(args: readonly string[], options: ListOptions): Promise<number> {
+  exitQuietlyWhenStdoutCloses();
+  const fail = (message: string) => {
+    process.stderr.write(`${message}\n`);
     return 1;
+  };
+  if (!FORMATS.includes(options.format)) {
+    return fail(`unknown format '${options.format}': expected one of ${FORMATS.join(', ')}`);
   }
-  const kinds = normalised ? [normalised as ComponentKind] : COMPONENT_KINDS;
-  const byKind: Record<string, string[]> = {};
-  for (const k of kinds) byKind[k] = registry.list(k).map((s) => s.name);
-  if (format === 'json') {
+  const status = options.status === undefined || options.status === '' ? undefined : options.status;
+  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
+    return fail(`unknown status '${status}': expected one of ${STATUSES.join(', ')}`);
+  }
+  if (options.format === 'jsonschema' || options.format === 'cue') {
+    return printSchema(args, options.format);
+  }
+  const kinds: ListKind[] = [];
+  for (const arg of args) {
+    const kind = listKindOf(arg);
+    if (!kind) return fail(`unknown component kind '${arg}': expected one of ${LIST_KINDS.join(', ')}`);
+    if (!kinds.includes(kind)) kinds.push(kind);
+  }
+  const shown = LIST_KINDS.filter((k) => kinds.length === 0 || kinds.includes(k));
+  const byKind = Object.fromEntries(shown.map((k) => [k, namesOf(k, status as ComponentStatus | undefined)]));
+  if (options.format === 'json') {
     process.stdout.write(`${JSON.stringify(byKind)}\n`);
     return 0;
   }
-  const sections = Object.entries(byKind)
-    .filter(([, names]) => names.length > 0)
-    .map(([k, names]) => `${k.replace('_', ' ')}s:\n${names.map((n) => `  - ${n}`).join('\n')}`);
-  process.stdout.write(`${sections.join('\n\n')}\n`);
+  const sections = Object.entries(byKind).map(
+    ([k, names]) => `${title(k)}:\n${names.map((n) => `  - ${n}\n`).join('')}`,
+  );
+  process.stdout.write(sections.join('\n'));
+  return 0;
+}
+
+/** `rate-limits` -> `Rate Limits`. */
+function title(kind: string): string {
+  return kind
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/**
+ * The config's schema; with `bloblang-functions` or `bloblang-methods` (optionally followed by
+ * names), the parameters of those functions or methods instead.
+ */
+async function printSchema(args: readonly string[], format: 'jsonschema' | 'cue'): Promise<number> {
+  const bloblangKind = args
+    .map(listKindOf)
+    .find((k) => k === 'bloblang-functions' || k === 'bloblang-methods');
+  if (format === 'jsonschema' && bloblangKind) {
+    const wanted = args.filter((a) => listKindOf(a) !== bloblangKind);
+    const names = namesOf(bloblangKind).filter((n) => wanted.length === 0 || wanted.includes(n));
+    const lookup = bloblangKind === 'bloblang-functions' ? lookupFunction : lookupMethod;
+    const specs = names.map((name) => ({ name, params: lookup(name)?.params ?? [] }));
+    process.stdout.write(`${JSON.stringify({ [bloblangKind]: specs })}\n`);
+    return 0;
+  }
+  if (format === 'jsonschema') {
+    const { configJsonSchema } = await import('./list_json_schema.js');
+    process.stdout.write(`${JSON.stringify(configJsonSchema())}\n`);
+  } else {
+    const { configCue } = await import('./list_cue.js');
+    process.stdout.write(configCue());
+  }
   return 0;
 }

@@ -1,4 +1,4 @@
-// The `nekton` command line: argv -> one of run (normal mode), streams, lint, list, blobl, docs.
+// The `nekton` command line: argv -> one of run (normal mode), streams, lint, test, list, blobl, docs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../engine/errors.js';
 import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
@@ -94,18 +94,53 @@ export function buildProgram(): Command {
   program
     .command('lint <files...>')
     .description('lint config files; prints FILE(line,col) message per problem, exits 1 if any')
-    .action(async (files: string[], _opts, command: Command) => {
+    .option('--deprecated', 'report deprecated components and fields', false)
+    .option('--labels', 'report components that have no label', false)
+    .option(
+      '--skip-env-var-check',
+      'do not report environment variables without a default that are not set',
+      false,
+    )
+    .option('--verbose', 'print FILE: OK or FILE: FAILED for each file linted', false)
+    .action(async (files: string[], opts: Record<string, boolean>, command: Command) => {
       const { lintFiles } = await import('./lint_command.js');
-      process.exitCode = await lintFiles(files, globalOptions(command));
+      process.exitCode = await lintFiles(files, globalOptions(command), opts);
     });
 
   program
-    .command('list [kind]')
-    .description('list the available components, optionally of one kind (input, processor, output, ...)')
-    .option('--format <format>', 'text or json', 'text')
-    .action(async (kind: string | undefined, opts: { format: string }) => {
+    .command('test [paths...]')
+    .description(
+      'run the unit tests of configs (`tests:` sections and *_benthos_test.yaml files); exits 1 if any fails',
+    )
+    .option('--log <level>', 'let components log at this level to stdout (off by default)', parseLogLevel)
+    .option(
+      '--verbose',
+      'print the name of each test case before it runs (the reference also takes -v, which is --version here)',
+      false,
+    )
+    .action(async (paths: string[], opts: { log?: string; verbose: boolean }, command: Command) => {
+      const { runTestCommand } = await import('./test_command/command.js');
+      const global = globalOptions(command);
+      process.exitCode = await runTestCommand({
+        paths,
+        log: opts.log,
+        verbose: opts.verbose,
+        resources: global.resources,
+        sets: global.set,
+        envFiles: global.envFile,
+      });
+    });
+
+  program
+    .command('list [kinds...]')
+    .description(
+      'list the available components, optionally of some kinds (inputs, processors, outputs, caches, rate-limits, buffers, metrics, tracers, scanners, bloblang-functions, bloblang-methods)',
+    )
+    .option('--format <format>', 'text, json, jsonschema or cue', 'text')
+    .option('--status <status>', 'only components of this status: stable, beta, experimental or deprecated')
+    .action(async (kinds: string[], opts: { format: string; status?: string }) => {
       const { listComponents } = await import('./list_command.js');
-      process.exitCode = listComponents(kind, opts.format);
+      process.exitCode = await listComponents(kinds, opts);
     });
 
   const blobl = program

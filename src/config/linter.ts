@@ -33,6 +33,10 @@ export interface LintOptions {
   provider: SchemaProvider;
   /** Defaults to the real Bloblang parser. */
   bloblang?: BloblangChecker;
+  /** `lint --deprecated`: a deprecated component or field is a lint. */
+  rejectDeprecated?: boolean;
+  /** `lint --labels`: a component that can take a label must have one (`resource` excepted). */
+  requireLabels?: boolean;
 }
 
 const LABEL_PATTERN = /^[a-z0-9_]+$/;
@@ -95,6 +99,9 @@ export class ConfigLinter {
         if (!spec) {
           if (!isAlias(pair.value)) this.report(pair.key, `field ${key} not recognised`);
           continue;
+        }
+        if (this.options.rejectDeprecated && spec.deprecated) {
+          this.report(pair.value ?? pair.key, `field ${key} is deprecated`);
         }
         this.field(spec, pair.value);
         seen.add(key);
@@ -181,6 +188,9 @@ export class ConfigLinter {
       this.report(node, `failed to obtain docs for ${kind} type ${name}`);
       return;
     }
+    if (this.options.rejectDeprecated && schema.status === 'deprecated') {
+      this.report(node, `component ${name} is deprecated`);
+    }
     const configField = { ...configFieldOf(schema), name: schema.root?.name || name };
     const own = pairs.find((p) => keyName(p) === name);
     if (own) this.settings(schema, configField, own.value);
@@ -202,6 +212,10 @@ export class ConfigLinter {
       this.omittable(key, name, node, pair.value);
       if (key === 'label' && canLabel(kind)) this.label(pair.value);
       this.field(spec, pair.value);
+    }
+    const labelled = pairs.some((p) => keyName(p) === 'label');
+    if (this.options.requireLabels && canLabel(kind) && !labelled && name !== 'resource') {
+      this.report(node, `label is required for ${name}`);
     }
     const settings = own?.value ?? pairs.find((p) => keyName(p) === 'plugin')?.value ?? null;
     this.components.push({ kind, name, node, settings: this.resolve(settings) ?? null });

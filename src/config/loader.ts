@@ -23,6 +23,11 @@ export interface LoadOptions {
   /** Dotenv files, read in order. */
   envFiles?: readonly string[];
   bloblang?: BloblangChecker;
+  /** `lint --skip-env-var-check`: an undefined `${VAR}` without a default is not a lint. */
+  skipEnvVarCheck?: boolean;
+  /** `lint --deprecated` and `--labels`. */
+  rejectDeprecated?: boolean;
+  requireLabels?: boolean;
 }
 
 export interface LoadedConfig<C> {
@@ -74,7 +79,9 @@ async function prepare(path: string, options: LoadOptions): Promise<PreparedFile
   const parsed = parseYaml(interpolated.text, path);
   applySetOverrides(parsed, (options.sets ?? []).map(parseSetOverride));
   const envLints =
-    interpolated.missing.length > 0 ? [lintAt(1, missingEnvMessage(interpolated.missing))] : [];
+    interpolated.missing.length > 0 && !options.skipEnvVarCheck
+      ? [lintAt(1, missingEnvMessage(interpolated.missing))]
+      : [];
   const posted = () => (text === interpolated.text ? yamlToValue(parsed) : postedValue(text, options.sets));
   return { parsed, posted, envLints, lintable: !lintDisabled(text) };
 }

@@ -14,6 +14,8 @@ export interface ComponentSchema {
   kind: ConfigKind;
   fields: FieldSpec[];
   root?: FieldSpec;
+  /** `deprecated` components are flagged by `lint --deprecated`. */
+  status?: string;
   /** Extra checks on the normalised config; each string is a lint message. */
   lint?(config: unknown): string[];
 }

@@ -451,6 +451,15 @@ export const SERVICE_FIELDS: FieldSpec[] = [
             optional: true,
             advanced: true,
           },
+          // nekton's own condition (`nekton test`): the message must be valid against this schema.
+          {
+            name: 'json_schema',
+            type: 'unknown',
+            kind: 'scalar',
+            description: '',
+            optional: true,
+            advanced: true,
+          },
         ],
       },
     ],

@@ -7,17 +7,23 @@ import { argString, fail, p } from '../methods/support.js';
 import { formatTimestamp, normaliseInt } from '../value.js';
 import { wallClockNs } from './wall_clock.js';
 
-const envCache = new Map<string, string | null>();
-
 registerFunction({
   name: 'env',
   impure: true,
   params: [p.str('name'), p.bool('no_cache', { default: false })],
-  impl(a) {
+  impl(a, ctx, site) {
     const name = argString(a, 0);
-    if (a[1] !== true && envCache.has(name)) return envCache.get(name) ?? null;
+    if (a[1] === true) return process.env[name] ?? null;
+    // Cached per mapping and call site, as the reference reads it once per compiled mapping: a
+    // mapping built later (another stream, another unit test case) sees the environment of then.
+    let cache = ctx.state.get(site) as Map<string, string | null> | undefined;
+    if (!cache) {
+      cache = new Map();
+      ctx.state.set(site, cache);
+    }
+    if (cache.has(name)) return cache.get(name) ?? null;
     const v = process.env[name] ?? null;
-    envCache.set(name, v);
+    cache.set(name, v);
     return v;
   },
 });
