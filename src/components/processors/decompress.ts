@@ -48,9 +48,9 @@ output:
     const logError = processorErrorLog(ctx.logger);
     return {
       process: perMessage(
-        (msg) => {
+        async (msg) => {
           const out = msg.copy();
-          out.setBytes(decompress(msg.bytes()));
+          out.setBytes(await decompress(msg.bytes()));
           return out;
         },
         { onError: (err) => logError(new Error(`failed to decompress message: ${err.message}`)) },
