@@ -4,21 +4,20 @@ import { spawn } from 'node:child_process';
 
 const runner = new URL('./bounded_child_runner.ts', import.meta.url).pathname;
 
-/** Calls `name(...args)` exported by `moduleUrl`; resolves to its JSON result, rejects after `timeoutMs`. */
+/**
+ * Calls `name(...args)` exported by `moduleUrl` in a child started with `nodeFlags` (a heap limit,
+ * say); resolves to its JSON result, rejects when it fails or after `timeoutMs`.
+ */
 export function callInChild(
   moduleUrl: URL,
   name: string,
   args: unknown[],
   timeoutMs: number,
+  nodeFlags: string[] = [],
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', runner, moduleUrl.href, name, JSON.stringify(args)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const argv = [...nodeFlags, '--import', 'tsx', runner, moduleUrl.href, name, JSON.stringify(args)];
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {
