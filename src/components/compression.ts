@@ -69,9 +69,13 @@ export async function compressor(algorithm: string, level: number): Promise<Comp
 /**
  * A decompressor for whole messages: corrupt or truncated input is an error, output past `limit`
  * bytes is an error, and the work is done in slices (zlib on libuv's thread pool) so one message
- * cannot hold the event loop.
+ * cannot hold the event loop. Once `stop` fires, bzip2 and lz4 give up at their next slice.
  */
-export async function decompressor(algorithm: string, limit = decompressedLimit()): Promise<Decompressor> {
+export async function decompressor(
+  algorithm: string,
+  limit = decompressedLimit(),
+  stop?: AbortSignal,
+): Promise<Decompressor> {
   const name = algorithm.toLowerCase();
   switch (name) {
     case 'gzip':
@@ -82,11 +86,11 @@ export async function decompressor(algorithm: string, limit = decompressedLimit(
     case 'flate':
       return (data) => inflateZlib(zlib.inflateRaw, data, limit);
     case 'lz4':
-      return (data) => decodeWhole(lz4Decoder(ByteQueue.of(data), new OutputBudget(limit)));
+      return (data) => decodeWhole(lz4Decoder(ByteQueue.of(data), new OutputBudget(limit)), stop);
     case 'snappy':
       return async (data) => snappyDecode(data, new OutputBudget(limit));
     case 'bzip2':
-      return (data) => decodeWhole(bzip2Decoder(ByteQueue.of(data), new OutputBudget(limit)));
+      return (data) => decodeWhole(bzip2Decoder(ByteQueue.of(data), new OutputBudget(limit)), stop);
     default:
       throw new ConfigError(
         `algorithm: decompression algorithm ${algorithm} is not recognised, expected one of ${DECOMPRESS_ALGORITHMS.join(', ')}`,

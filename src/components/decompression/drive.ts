@@ -11,18 +11,22 @@ const SLICE_MS = 20;
 export class Slices {
   private started = performance.now();
 
+  /** `stop` ends the work early (the stream shuts down): share() then throws. */
+  constructor(private readonly stop?: AbortSignal) {}
+
   async share(): Promise<void> {
     if (performance.now() - this.started < SLICE_MS) return;
     await nextTurn();
+    if (this.stop?.aborted) throw new Error('decompression stopped: the stream is shutting down');
     this.started = performance.now();
   }
 }
 
 /** Decodes a whole buffer's decoder to one buffer, yielding between chunks. */
-export async function decodeWhole(decoder: ChunkDecoder): Promise<Uint8Array> {
+export async function decodeWhole(decoder: ChunkDecoder, stop?: AbortSignal): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let size = 0;
-  const slices = new Slices();
+  const slices = new Slices(stop);
   for (const chunk of decoder) {
     if (chunk === NEED_INPUT) throw new Error('decoder asked for input after the end');
     parts.push(chunk);
