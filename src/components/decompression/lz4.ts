@@ -41,8 +41,11 @@ export function* lz4Decoder(queue: ByteQueue, budget: OutputBudget): ChunkDecode
       queue.take(4);
       const size = queue.peekU32LE();
       queue.take(4);
-      yield* need(queue, size);
-      queue.take(size);
+      // Skipped as it arrives: the frame may declare up to 4 GiB.
+      for (let left = size; left > 0; ) {
+        yield* need(queue, 1);
+        left -= queue.take(Math.min(left, queue.available())).length;
+      }
       continue;
     }
     if (magic !== FRAME_MAGIC) throw new CorruptInputError('lz4: invalid magic number');
@@ -61,16 +64,18 @@ function* need(queue: ByteQueue, n: number): ChunkDecoder {
   }
 }
 
-function* readHeader(queue: ByteQueue): Generator<typeof NEED_INPUT, FrameHeader, undefined> {
-  yield* need(queue, 2) as Generator<typeof NEED_INPUT, void, undefined>;
-  const [flags, bd] = queue.take(2) as unknown as [number, number];
+function* readHeader(queue: ByteQueue): Generator<Uint8Array | typeof NEED_INPUT, FrameHeader, undefined> {
+  yield* need(queue, 2);
+  const head = queue.take(2);
+  const flags = head[0] as number;
+  const bd = head[1] as number;
   if ((flags & 0xc0) !== 0x40) throw new CorruptInputError('lz4: unsupported frame version');
   if (flags & 0x01) throw new CorruptInputError('lz4: frames with a dictionary are not supported');
   const maxBlock = BLOCK_SIZES[(bd >> 4) & 0x07];
   if (maxBlock === undefined) throw new CorruptInputError('lz4: invalid block size');
   // Content size (8), then the header checksum (1); neither changes how blocks decode.
   const rest = (flags & 0x08 ? 8 : 0) + 1;
-  yield* need(queue, rest) as Generator<typeof NEED_INPUT, void, undefined>;
+  yield* need(queue, rest);
   queue.take(rest);
   return { maxBlock, blockChecksums: (flags & 0x10) !== 0, contentChecksum: (flags & 0x04) !== 0 };
 }
