@@ -5,9 +5,16 @@
 // The codec packages are imported when a stream uses them, so they cost nothing at start-up.
 import * as zlib from 'node:zlib';
 import { ConfigError } from '../engine/errors.js';
+import { ByteQueue } from './decompression/byte_queue.js';
+import { bzip2Decoder } from './decompression/bzip2.js';
+import { decodeWhole } from './decompression/drive.js';
+import { decompressedLimit, OutputBudget } from './decompression/limit.js';
+import { lz4Decoder } from './decompression/lz4.js';
+import { snappyDecode } from './decompression/snappy.js';
+import { zlibError } from './decompression/whole_sync.js';
 
 export type Compressor = (data: Uint8Array) => Uint8Array;
-export type Decompressor = (data: Uint8Array) => Uint8Array;
+export type Decompressor = (data: Uint8Array) => Promise<Uint8Array>;
 
 /** The reference's option lists, in its order; also what the linter accepts. */
 export const COMPRESS_ALGORITHMS = ['flate', 'gzip', 'lz4', 'pgzip', 'snappy', 'zlib'] as const;
@@ -59,32 +66,45 @@ export async function compressor(algorithm: string, level: number): Promise<Comp
   }
 }
 
-export async function decompressor(algorithm: string): Promise<Decompressor> {
+/**
+ * A decompressor for whole messages: corrupt or truncated input is an error, output past `limit`
+ * bytes is an error, and the work is done in slices (zlib on libuv's thread pool) so one message
+ * cannot hold the event loop. Once `stop` fires, bzip2 and lz4 give up at their next slice.
+ */
+export async function decompressor(
+  algorithm: string,
+  limit = decompressedLimit(),
+  stop?: AbortSignal,
+): Promise<Decompressor> {
   const name = algorithm.toLowerCase();
   switch (name) {
     case 'gzip':
     case 'pgzip':
-      return (data) => zlib.gunzipSync(data);
+      return (data) => inflateZlib(zlib.gunzip, data, limit);
     case 'zlib':
-      return (data) => zlib.inflateSync(data);
+      return (data) => inflateZlib(zlib.inflate, data, limit);
     case 'flate':
-      return (data) => zlib.inflateRawSync(data);
-    case 'lz4': {
-      const lz4 = await import('lz4js');
-      return (data) => lz4.decompress(data);
-    }
-    case 'snappy': {
-      const snappy = await import('snappyjs');
-      return (data) => snappy.uncompress(data);
-    }
-    case 'bzip2': {
-      const bunzip = (await import('seek-bzip')).default; // module.exports is the decoder
-      // multistream: concatenated .bz2 streams (pbzip2, `cat a.bz2 b.bz2`) decode whole, as Go's do.
-      return (data) => bunzip.decode(data, undefined, true);
-    }
+      return (data) => inflateZlib(zlib.inflateRaw, data, limit);
+    case 'lz4':
+      return (data) => decodeWhole(lz4Decoder(ByteQueue.of(data), new OutputBudget(limit)), stop);
+    case 'snappy':
+      return async (data) => snappyDecode(data, new OutputBudget(limit));
+    case 'bzip2':
+      return (data) => decodeWhole(bzip2Decoder(ByteQueue.of(data), new OutputBudget(limit)), stop);
     default:
       throw new ConfigError(
         `algorithm: decompression algorithm ${algorithm} is not recognised, expected one of ${DECOMPRESS_ALGORITHMS.join(', ')}`,
       );
   }
+}
+
+type ZlibOneShot = (data: zlib.InputType, options: zlib.ZlibOptions, done: zlib.CompressCallback) => void;
+
+function inflateZlib(run: ZlibOneShot, data: Uint8Array, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    run(data, { maxOutputLength: limit, chunkSize: 64 * 1024 }, (err, out) => {
+      if (err) reject(zlibError(err, limit));
+      else resolve(out);
+    });
+  });
 }

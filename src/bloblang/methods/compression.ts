@@ -2,21 +2,22 @@
 // reference's output), lz4 (frame), snappy (block) and bzip2 (decode only) with the same pure-JS
 // packages as the compress/decompress processors, loaded on first use. zstd is not supported.
 import { createRequire } from 'node:module';
-import { constants, deflateRawSync, deflateSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
+import { decompressSync } from '../../components/decompression/whole_sync.js';
 import { crc32 } from './hashing.js';
 import { argInt, argString, fail, method, p, targetBytes } from './support.js';
 
 const require = createRequire(import.meta.url);
 const snappy = () => require('snappyjs') as typeof import('snappyjs');
 const lz4 = () => require('lz4js') as typeof import('lz4js');
-const bzip2 = () => require('seek-bzip') as typeof import('seek-bzip');
 
 /** A codec's failure on bad input as a mapping error naming the algorithm. */
 function decoding(algorithm: string, fn: () => Uint8Array): Uint8Array {
   try {
     return fn();
   } catch (e) {
-    throw fail(`${algorithm}: ${(e as Error).message}`);
+    const message = (e as Error).message;
+    throw fail(message.startsWith(`${algorithm}: `) ? message : `${algorithm}: ${message}`);
   }
 }
 
@@ -85,7 +86,7 @@ const COMPRESSORS: Record<string, (data: Uint8Array, level: number) => Uint8Arra
   snappy: (d) => snappy().compress(d),
 };
 
-function wrapZlibError(algorithm: string, fn: () => Buffer): Uint8Array {
+function wrapZlibError(algorithm: string, fn: () => Uint8Array): Uint8Array {
   try {
     return new Uint8Array(fn());
   } catch (e) {
@@ -97,14 +98,16 @@ function wrapZlibError(algorithm: string, fn: () => Buffer): Uint8Array {
   }
 }
 
+// Routed through the shared bounded codecs: corrupt or truncated input fails, and no output may
+// pass the decompression limit (a Bloblang method is synchronous, so the limit bounds its time).
 const DECOMPRESSORS: Record<string, (data: Uint8Array) => Uint8Array> = {
-  gzip: (d) => wrapZlibError('gzip', () => gunzipSync(d)),
-  pgzip: (d) => wrapZlibError('gzip', () => gunzipSync(d)),
-  zlib: (d) => wrapZlibError('zlib', () => inflateSync(d)),
-  flate: (d) => wrapZlibError('flate', () => inflateRawSync(d)),
-  lz4: (d) => decoding('lz4', () => lz4().decompress(d)),
-  snappy: (d) => decoding('snappy', () => snappy().uncompress(d)),
-  bzip2: (d) => decoding('bzip2', () => new Uint8Array(bzip2().decode(d, undefined, true))),
+  gzip: (d) => wrapZlibError('gzip', () => decompressSync('gzip', d)),
+  pgzip: (d) => wrapZlibError('gzip', () => decompressSync('gzip', d)),
+  zlib: (d) => wrapZlibError('zlib', () => decompressSync('zlib', d)),
+  flate: (d) => wrapZlibError('flate', () => decompressSync('flate', d)),
+  lz4: (d) => decoding('lz4', () => decompressSync('lz4', d)),
+  snappy: (d) => decoding('snappy', () => decompressSync('snappy', d)),
+  bzip2: (d) => decoding('bzip2', () => decompressSync('bzip2', d)),
 };
 
 const UNSUPPORTED = new Set(['zstd', 'bzip2']);

@@ -41,6 +41,8 @@ simpleMethod('parse_url', (t) => parseGoUrl(targetString(t)));
 
 simpleMethod('parse_form_url_encoded', (t) => {
   const out: ValueObject = {};
+  // Repeated keys gather into one array, grown in place: copying it per value was quadratic.
+  const lists = new Map<string, Value[]>();
   const text = targetString(t);
   for (const pair of text.split('&')) {
     if (pair === '') continue;
@@ -48,11 +50,17 @@ simpleMethod('parse_form_url_encoded', (t) => {
     const eq = pair.indexOf('=');
     const key = urlUnescape(eq < 0 ? pair : pair.slice(0, eq), 'query');
     const value = eq < 0 ? '' : urlUnescape(pair.slice(eq + 1), 'query');
-    if (!Object.hasOwn(out, key)) setKey(out, key, value);
-    else {
-      const prev = out[key];
-      out[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+    if (!Object.hasOwn(out, key)) {
+      setKey(out, key, value);
+      continue;
     }
+    let list = lists.get(key);
+    if (!list) {
+      list = [out[key] as Value];
+      lists.set(key, list);
+      setKey(out, key, list);
+    }
+    list.push(value);
   }
   return out;
 });

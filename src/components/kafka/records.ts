@@ -44,15 +44,20 @@ export function recordToMessage(record: ConsumedRecord, multiHeader = false): Me
   msg.setMeta('kafka_timestamp_unix', Math.floor(ms / 1000));
   msg.setMeta('kafka_timestamp_ms', ms);
   msg.setMeta('kafka_tombstone_message', record.value === null || record.value === undefined);
+  if (!multiHeader) {
+    for (const [k, v] of record.headers) msg.setMeta(text(k), text(v));
+    return msg;
+  }
+  // Values of a repeated key are gathered first and set once: copying the list per value was
+  // quadratic in the number of repeats.
+  const lists = new Map<string, string[]>();
   for (const [k, v] of record.headers) {
     const key = text(k);
-    if (!multiHeader) {
-      msg.setMeta(key, text(v));
-      continue;
-    }
-    const prior = msg.getMeta(key);
-    msg.setMeta(key, Array.isArray(prior) ? [...prior, text(v)] : [text(v)]);
+    const list = lists.get(key);
+    if (list) list.push(text(v));
+    else lists.set(key, [text(v)]);
   }
+  for (const [key, values] of lists) msg.setMeta(key, values);
   return msg;
 }
 

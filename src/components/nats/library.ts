@@ -1,5 +1,7 @@
 // The NATS client packages, loaded on first connect: importing them costs ~50 ms of start-up,
 // which every config would otherwise pay whether it uses NATS or not.
+import { makeHeaderLookupLinear } from './linear_headers.js';
+
 type Transport = typeof import('@nats-io/transport-node');
 type JetStream = typeof import('@nats-io/jetstream');
 type Kv = typeof import('@nats-io/kv');
@@ -19,7 +21,11 @@ export function loadNats(): Promise<NatsLibrary> {
     import('@nats-io/transport-node'),
     import('@nats-io/jetstream'),
     import('@nats-io/kv'),
-  ]).then(([transport, jetstream, kv]) => (loaded = { transport, jetstream, kv }));
+  ]).then(([transport, jetstream, kv]) => {
+    makeHeaderLookupLinear(transport.MsgHdrsImpl, transport.Match.Exact);
+    loaded = { transport, jetstream, kv };
+    return loaded;
+  });
   return loading;
 }
 

@@ -15,6 +15,13 @@ export interface FileOutputConfig {
 /** Open append handles kept at once; paths that vary per message would otherwise exhaust descriptors. */
 const MAX_OPEN_FILES = 16;
 
+/** A path no file system accepts fails its message with a clear error (Node's would name an argument). */
+function checkedPath(path: string, index: number): string {
+  if (path.includes('\u0000')) throw new Error(`file: message ${index}: the path holds a NUL character`);
+  if (path === '') throw new Error(`file: message ${index}: the path is empty`);
+  return path;
+}
+
 export class FileWriter implements OutputWriter {
   /** Least recently used first (Map keeps insertion order; a hit re-inserts). */
   private readonly handles = new Map<string, FileHandle>();
@@ -28,11 +35,15 @@ export class FileWriter implements OutputWriter {
 
   async write(batch: Batch): Promise<void> {
     if (this.codec.replaceWhole) {
-      for (let i = 0; i < batch.length; i++)
-        await this.replace(this.path.render(batch, i), batch[i] as Message);
+      const paths = batch.map((_, i) => checkedPath(this.path.render(batch, i), i));
+      for (let i = 0; i < batch.length; i++) await this.replace(paths[i] as string, batch[i] as Message);
       return;
     }
-    for (const [path, messages] of this.groupByPath(batch)) {
+    // Every path is checked before anything is written: a batch that fails halfway would append
+    // its first messages again on every retry.
+    const groups = this.groupByPath(batch);
+    for (const [path, messages] of groups) checkedPath(path, batch.indexOf(messages[0] as Message));
+    for (const [path, messages] of groups) {
       const handle = await this.handle(path);
       await handle.write(encodeMessages(messages, this.codec));
     }

@@ -29,6 +29,20 @@ interface Publisher {
   onLost: Set<(err: NotConnectedError) => void>;
 }
 
+/** The longest topic MQTT can carry: its length is a two-byte prefix. */
+const MAX_TOPIC_BYTES = 65_535;
+
+/** Why a topic can never be published to (MQTT 3.1.1 section 4.7), or null when it can. */
+export function unpublishableTopic(topic: string): string | null {
+  if (topic === '') return 'the topic is empty';
+  if (topic.includes('#') || topic.includes('+'))
+    return `the topic ${JSON.stringify(topic.slice(0, 100))} holds a wildcard (# or +)`;
+  if (topic.includes('\u0000')) return 'the topic holds a NUL character';
+  const bytes = Buffer.byteLength(topic);
+  if (bytes > MAX_TOPIC_BYTES) return `the topic is ${bytes} bytes long, over MQTT's ${MAX_TOPIC_BYTES}`;
+  return null;
+}
+
 export class MqttWriter implements OutputWriter {
   private readonly writeTimeoutMs: number;
   private publisher: Publisher | null = null;
@@ -81,6 +95,12 @@ export class MqttWriter implements OutputWriter {
       payload: Buffer.from((msg as Message).bytes()),
       retain: this.retained ? this.retained.render(batch, i) === 'true' : this.config.retained,
     }));
+    for (let i = 0; i < packets.length; i++) {
+      const why = unpublishableTopic(packets[i]!.topic);
+      // Not a connection fault: reconnecting would not help (the broker drops a client that
+      // publishes such a topic), so the write fails and the connection stays up for the next.
+      if (why) throw new Error(`mqtt: message ${i} cannot be published: ${why}`);
+    }
     const sends = packets.map((p) =>
       publisher.client.publishAsync(p.topic, p.payload, { qos, retain: p.retain }),
     );
@@ -140,7 +160,7 @@ export const spec: ComponentSpec<MqttOutputConfig, Output> = {
   categories: ['Services'],
   summary: 'Publishes messages to topics of an MQTT 3.1.1 broker.',
   description:
-    'With QoS 1 or 2 a batch is written once the broker acknowledged every message (PUBACK / PUBCOMP); QoS 0 is fire-and-forget. A write not acknowledged within `write_timeout` fails, so the input nacks it or a `retry`/`fallback` takes over; a lost connection is re-established with backoff and the batch published again.',
+    'With QoS 1 or 2 a batch is written once the broker acknowledged every message (PUBACK / PUBCOMP); QoS 0 is fire-and-forget. A write not acknowledged within `write_timeout` fails, so the input nacks it or a `retry`/`fallback` takes over; a lost connection is re-established with backoff and the batch published again. A topic MQTT cannot carry (empty, holding `#`, `+` or NUL, or over 65,535 bytes) fails its batch before anything is sent, without touching the connection.',
   fields: [
     ...mqttConnectionFields(),
     field.string('topic', 'The topic to publish each message to.', {

@@ -7,25 +7,42 @@ export interface ChunkerConfig {
   size: number;
 }
 
+/**
+ * The piece that spans chunks is kept as a list of views and joined once it is complete: joining
+ * the carry to every chunk copied it again per chunk, quadratic in `size`.
+ */
 export function splitChunks(size: number): Scanner {
   return async function* chunk(source: ByteSource) {
-    let carry: Buffer | null = null;
+    let pieces: Buffer[] = [];
+    let carried = 0;
     for await (const raw of source) {
-      let buf = asBuffer(raw);
-      if (carry !== null) {
-        buf = Buffer.concat([carry, buf]);
-        carry = null;
-      }
+      const buf = asBuffer(raw);
       const out: Message[] = [];
       let start = 0;
+      if (carried > 0) {
+        const need = size - carried;
+        if (buf.length < need) {
+          pieces.push(buf);
+          carried += buf.length;
+          continue;
+        }
+        pieces.push(buf.subarray(0, need));
+        out.push(new Message(Buffer.concat(pieces, size)));
+        pieces = [];
+        carried = 0;
+        start = need;
+      }
       while (buf.length - start >= size) {
         out.push(new Message(buf.subarray(start, start + size)));
         start += size;
       }
-      if (start < buf.length) carry = buf.subarray(start);
+      if (start < buf.length) {
+        pieces.push(buf.subarray(start));
+        carried = buf.length - start;
+      }
       if (out.length > 0) yield out;
     }
-    if (carry !== null) yield [new Message(carry)];
+    if (carried > 0) yield [new Message(Buffer.concat(pieces, carried))];
   };
 }
 

@@ -3,9 +3,13 @@ import { Readable, type Transform } from 'node:stream';
 import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
-import { type Decompressor, decompressor } from '../compression.js';
+import type { ByteQueue, ChunkDecoder } from '../decompression/byte_queue.js';
+import { bzip2Decoder } from '../decompression/bzip2.js';
+import { decodeStream } from '../decompression/drive.js';
+import { OutputBudget } from '../decompression/limit.js';
+import { lz4Decoder } from '../decompression/lz4.js';
 import { buildScanner } from './build.js';
-import { asBuffer, type ByteSource, type Scanner, type ScannerSpec } from './scanner.js';
+import type { ByteSource, Scanner, ScannerSpec } from './scanner.js';
 
 export interface DecompressConfig {
   algorithm: string;
@@ -20,8 +24,11 @@ const STREAMED = {
   flate: createInflateRaw,
 } as const;
 
-// Their pure-JS decoders take a whole buffer, so the compressed stream is read to its end first.
-const WHOLE = ['bzip2', 'lz4'];
+// Decoded block by block as the bytes arrive, by nekton's drivers around the pure-JS decoders.
+const BLOCKWISE: Record<string, (queue: ByteQueue, budget: OutputBudget) => ChunkDecoder> = {
+  bzip2: bzip2Decoder,
+  lz4: lz4Decoder,
+};
 
 // The reference's other names. Its snappy here is the *framed* stream format (snappy.NewReader),
 // which no acceptable pure-JS package decodes; zstd has no pure-JS decoder in nekton either.
@@ -30,18 +37,21 @@ const UNSUPPORTED: Record<string, string> = {
   zstd: 'nekton has no zstd decoder',
 };
 
-const ALGORITHMS = [...Object.keys(STREAMED), ...WHOLE, ...Object.keys(UNSUPPORTED)];
+const ALGORITHMS = [...Object.keys(STREAMED), ...Object.keys(BLOCKWISE), ...Object.keys(UNSUPPORTED)];
 
 function streamed(create: () => Transform): (source: ByteSource) => ByteSource {
   return (source) => Readable.from(source, { objectMode: false }).pipe(create());
 }
 
-function whole(decode: Decompressor): (source: ByteSource) => ByteSource {
-  return async function* (source) {
-    const parts: Buffer[] = [];
-    for await (const chunk of source) parts.push(asBuffer(chunk));
-    yield decode(Buffer.concat(parts));
-  };
+/**
+ * The stream as a whole has no size limit (a long log file may inflate to gigabytes); the `into`
+ * scanner bounds what it holds (`max_buffer_size`), and decoding pauses while it is not read.
+ */
+function blockwise(
+  decoder: (queue: ByteQueue, budget: OutputBudget) => ChunkDecoder,
+): (source: ByteSource) => ByteSource {
+  return (source) =>
+    decodeStream(source, (queue) => decoder(queue, new OutputBudget(Number.POSITIVE_INFINITY)));
 }
 
 export function decompress(inflate: (source: ByteSource) => ByteSource, into: Scanner): Scanner {
@@ -50,7 +60,8 @@ export function decompress(inflate: (source: ByteSource) => ByteSource, into: Sc
 
 async function inflater(algorithm: string, at: string): Promise<(source: ByteSource) => ByteSource> {
   if (algorithm in STREAMED) return streamed(STREAMED[algorithm as keyof typeof STREAMED]);
-  if (WHOLE.includes(algorithm)) return whole(await decompressor(algorithm));
+  const decoder = BLOCKWISE[algorithm];
+  if (decoder) return blockwise(decoder);
   const why = UNSUPPORTED[algorithm] ?? `expected one of ${ALGORITHMS.join(', ')}`;
   throw new ConfigError(`${at}.decompress.algorithm: ${algorithm} is not supported: ${why}`);
 }
@@ -61,7 +72,7 @@ export const spec: ScannerSpec<DecompressConfig> = {
   status: 'stable',
   summary: 'Decompresses the stream, then scans the result with another scanner.',
   description:
-    'Algorithms: `gzip`, `pgzip`, `zlib` and `flate` are decoded as the bytes arrive; `bzip2` and `lz4` (the LZ4 frame format) are read to the end of the stream and then decoded, so the whole compressed stream is held in memory. `snappy` (here the framed snappy stream format) and `zstd` are accepted by the linter, as the reference names them, but fail when the stream is built.',
+    'Algorithms: `gzip`, `pgzip`, `zlib`, `flate`, `bzip2` and `lz4` (the LZ4 frame format) are decoded as the bytes arrive, no faster than the `into` scanner reads them, so memory stays bounded by what that scanner holds (`max_buffer_size` for `lines` and `re_match`). Corrupt or truncated input fails the stream. `snappy` (here the framed snappy stream format) and `zstd` are accepted by the linter, as the reference names them, but fail when the stream is built.',
   fields: [
     field.string(
       'algorithm',
