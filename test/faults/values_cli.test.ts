@@ -43,6 +43,12 @@ describe('values on the data path (built CLI)', () => {
     assert.deepEqual(lines, ['{"id":1}', '{"a":1e400,"id":2}', '{"id":3}']);
   });
 
+  it('the json_documents scanner without a mapping keeps 1e400 and ends with stdin', async () => {
+    const { code, lines, stderr } = await pipe('    []\n', INPUT, 'json_documents');
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(lines, ['{"id":1}', '{"a":1e400,"id":2}', '{"id":3}']);
+  });
+
   it('4 KB of JSON nested deeper than 2,000 passes a mapping intact', async () => {
     const deep = `{"a":${'['.repeat(2_040)}${']'.repeat(2_040)},"id":2}`;
     const { code, lines, stderr } = await pipe(

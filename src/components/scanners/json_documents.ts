@@ -1,5 +1,6 @@
 // The `json_documents` scanner: a stream of concatenated JSON values, one message each.
 import { StringDecoder } from 'node:string_decoder';
+import { parseJson } from '../../message/json.js';
 import { Message } from '../../message/message.js';
 import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 
@@ -63,7 +64,7 @@ class DocumentSplitter {
     const json = this.parts.length === 1 ? (this.parts[0] as string) : this.parts.join('');
     this.parts = [];
     this.inValue = false;
-    out.push(Message.fromStructured(JSON.parse(json)));
+    out.push(Message.fromStructured(parseJson(json)));
   }
 
   /** Index just past the value's end in `text` from `from`, or -1 when it goes on. */
