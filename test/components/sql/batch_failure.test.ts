@@ -1,37 +1,13 @@
 // A batched sql_insert where one insert of 1,000 fails once (issue 29): only the batch that failed
 // is written again, so every row arrives exactly once, and the failed batch is nacked and replayed.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { registry } from '../../../src/components/registry.js';
-import { schemaProvider } from '../../../src/config/schema.js';
-import { toServiceConfig } from '../../../src/config/service_config.js';
-import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
-import { Stream } from '../../../src/engine/stream.js';
-import { tempDir } from '../../helpers/cli.js';
-import { createTestEnv } from '../../helpers/context.js';
+import { linesFile, runYamlToEnd } from '../../faults/yaml_stream.js';
 import { requireService } from '../../helpers/services.js';
 import { postgres, uniqueTable } from './databases.js';
 
-const provider = schemaProvider(registry);
 const MESSAGES = 1000;
 const POISON = 500;
-
-async function runToEnd(yaml: string): Promise<void> {
-  const parsed = parseYaml(yaml, 'test.yaml');
-  const config = toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) });
-  const { builder, env, abort } = createTestEnv();
-  if (!config.stream) throw new Error('no stream');
-  const stream = await Stream.build(config.stream, builder, env.logger, abort);
-  const running = stream.run();
-  const timer = setTimeout(() => void stream.stop(1000), 60_000);
-  try {
-    await running;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe('sql_insert with batching, one failing insert in 1,000 (postgres)', () => {
   const db = postgres();
@@ -59,12 +35,11 @@ describe('sql_insert with batching, one failing insert in 1,000 (postgres)', () 
       await db.sql(`DROP FUNCTION IF EXISTS ${table}_fn()`);
       await db.sql(`DROP SEQUENCE IF EXISTS ${table}_seq`);
     });
-    const dir = tempDir();
-    const file = join(dir, 'in.jsonl');
-    const lines = Array.from({ length: MESSAGES }, (_, i) => JSON.stringify({ id: i, body: `m${i}` }));
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    const file = linesFile(
+      Array.from({ length: MESSAGES }, (_, i) => JSON.stringify({ id: i, body: `m${i}` })),
+    );
 
-    await runToEnd(`
+    await runYamlToEnd(`
 input:
   file:
     paths: [ ${file} ]
