@@ -79,6 +79,8 @@ const emptyPending = (): Pending => ({ messages: [], bytes: 0, segments: [] });
 export class Batcher {
   private pending: Pending = emptyPending();
   private timer: NodeJS.Timeout | null = null;
+  /** The last flush's processing, until its batches were handed to `flushTo`. */
+  private handing: Promise<void> | null = null;
 
   constructor(
     private readonly policy: BatchPolicy,
@@ -125,7 +127,17 @@ export class Batcher {
       for (const s of segments) s.waiter.settle(null, null);
       return Promise.resolve();
     }
-    const done = this.process(messages).then((batches) => this.sendAll(batches));
+    // Without processors the batch is handed over at once (a composite flushing its members next
+    // must find it there); processors may answer later.
+    let done: Promise<unknown>;
+    if (this.policy.processors.length === 0) {
+      this.handing = null;
+      done = this.sendNow(messages);
+    } else {
+      const processed = this.process(messages);
+      this.handing = processed.then(noop, noop);
+      done = processed.then((batches) => this.sendAll(batches));
+    }
     return done.then(
       () => {
         for (const s of segments) s.waiter.settle(null, null);
@@ -139,6 +151,11 @@ export class Batcher {
         throw err instanceof Error ? err : reason;
       },
     );
+  }
+
+  /** Resolves once the last flush's batches went to `flushTo` (processors may take a while). */
+  handedOver(): Promise<void> {
+    return this.handing ?? Promise.resolve();
   }
 
   hasPending(): boolean {
@@ -173,6 +190,14 @@ export class Batcher {
     const from = this.pending.messages.length - count;
     waiter.flushes++;
     this.pending.segments.push({ waiter, from, count, offset });
+  }
+
+  private sendNow(batch: Batch): Promise<unknown> {
+    try {
+      return this.flushTo(batch);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   private sendAll(batches: Batch[]): Promise<unknown> {
