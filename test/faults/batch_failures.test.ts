@@ -30,8 +30,7 @@ function registryFor(queue: DurableQueue, scripts: Record<string, FaultyOutputSc
     status: 'stable',
     summary: 'test double: a durable queue, one message per transaction',
     fields: [],
-    build: (config, ctx) =>
-      ctx.wrapReader(queue.reader(1), { autoReplayNacks: config.auto_replay_nacks }),
+    build: (config, ctx) => ctx.wrapReader(queue.reader(1), { autoReplayNacks: config.auto_replay_nacks }),
   };
   const output: ComponentSpec<{ name: string; batch_count: number }> = {
     name: 'scripted_output',
