@@ -24,13 +24,14 @@ const batching = (count: number) => ({ count, byte_size: 0, period: '', check: '
 
 /** `durable_queue` bound to `queue`, and `scripted_output` whose `name` picks one of `scripts`. */
 function registryFor(queue: DurableQueue, scripts: Record<string, FaultyOutputScript>): Registry {
-  const input: ComponentSpec<{ auto_replay_nacks: boolean }> = {
+  const input: ComponentSpec<{ auto_replay_nacks: boolean; batch_size?: number }> = {
     name: 'durable_queue',
     kind: 'input',
     status: 'stable',
-    summary: 'test double: a durable queue, one message per transaction',
+    summary: 'test double: a durable queue, `batch_size` messages per transaction (1 by default)',
     fields: [],
-    build: (config, ctx) => ctx.wrapReader(queue.reader(1), { autoReplayNacks: config.auto_replay_nacks }),
+    build: (config, ctx) =>
+      ctx.wrapReader(queue.reader(config.batch_size ?? 1), { autoReplayNacks: config.auto_replay_nacks }),
   };
   const output: ComponentSpec<{ name: string; batch_count: number }> = {
     name: 'scripted_output',
@@ -130,6 +131,25 @@ describe('one failed output batch among 1,000 messages', () => {
     assert.deepEqual(missing, [], 'a message was lost');
     assert.deepEqual(queue.pending(), [], 'a message was never acked');
     assert.equal(queue.acked.length, TOTAL, 'a message was acked more than once or not at all');
+  });
+
+  it('source batches (20) + output batching (50): a straddling source batch replays only its failed messages', async () => {
+    const queue = new DurableQueue(letters(TOTAL));
+    const script = new FaultyOutputScript();
+    const poison = poisonedOnce(script);
+    const registry = registryFor(queue, { out: script });
+    await runStream(
+      registry,
+      component('durable_queue', 'root.input', { auto_replay_nacks: true, batch_size: 20 }),
+      component('scripted_output', 'root.output', { name: 'out', batch_count: 50 }),
+    );
+    assert.equal(poison.failures, 1, 'the poisoned batch never failed');
+    const { twice, missing } = faults(script.written);
+    // The source batch m540..m559 had m540..m549 in the batch that failed and m550..m559 in the
+    // next: only the first ten are replayed (the reference's BatchError and auto-retry).
+    assert.deepEqual(twice, [], `${twice.length} messages were written twice`);
+    assert.deepEqual(missing, [], 'a message was lost');
+    assert.deepEqual(queue.pending(), [], 'a message was never acked');
   });
 
   it('broker fan_out with batching (100) over a batching member (50) and a plain one: each member gets each message once', async () => {
