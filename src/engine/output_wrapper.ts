@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Batch, Message } from '../message/message.js';
 import { Backoff, sleep } from './backoff.js';
-import { failedMessages, partialGroupError, wholeFailure } from './batch_error.js';
+import { failedBatches, failedMessages, partialGroupError, wholeFailure } from './batch_error.js';
 import { Batcher, type BatchPolicy, isNoopPolicy } from './batching.js';
 import type { ConnectionStatus, Output, OutputWriter } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
@@ -209,8 +209,16 @@ export class WriterOutput implements Output {
   /** Counts a failed write: only the failed messages when the writer says some were delivered. */
   private failedWrite(err: unknown, what: Batch | readonly Batch[], group: boolean): void {
     const total = messagesIn(what, group);
-    const failed = group ? null : failedMessages(err, what as Batch);
-    const failedCount = failed ? failed.length : total;
+    let failedCount = total;
+    if (!group) failedCount = failedMessages(err, what as Batch)?.length ?? total;
+    else {
+      const failed = failedBatches(err, what as readonly Batch[]);
+      if (failed)
+        failedCount = messagesIn(
+          failed.map((i) => (what as readonly Batch[])[i]!),
+          true,
+        );
+    }
     this.errors.inc(failedCount);
     if (failedCount < total) this.sent.inc(total - failedCount);
   }
