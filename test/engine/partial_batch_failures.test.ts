@@ -3,8 +3,11 @@
 // members report. Everything not named was delivered and must not be written again.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { parseMapping } from '../../src/bloblang/index.js';
 import { FanOutOutput } from '../../src/components/brokers/fan_out.js';
 import { RetryOutput } from '../../src/components/outputs/retry.js';
+import { SwitchOutput } from '../../src/components/outputs/switch.js';
 import { BatchError, failedBatches, failedMessages, GroupWriteError } from '../../src/engine/batch_error.js';
 import { Batcher, type BatchPolicy } from '../../src/engine/batching.js';
 import type { ConnectionStatus, Output } from '../../src/engine/component.js';
@@ -43,6 +46,14 @@ class PoisonedOutput implements Output {
     return [];
   }
   async close(): Promise<void> {}
+}
+
+/** The same with a group write: batch by batch, naming the batches that failed. */
+class GroupPoisonedOutput extends PoisonedOutput {
+  writeGroup(batches: readonly Batch[]): Promise<void> {
+    const batchByBatch: Output = { write: (b) => this.write(b), statuses: () => [], close: async () => {} };
+    return writeGroupTo(batchByBatch, batches);
+  }
 }
 
 describe('partial batch failures', () => {
@@ -137,6 +148,53 @@ describe('partial batch failures', () => {
       (e: unknown) => e,
     );
     assert.deepEqual(failedMessages(err, written), [0, 2], 'b and d reached both members');
+  });
+
+  it('switch fails only the messages routed to the case that failed', async () => {
+    const vowels = new PoisonedOutput(new Set(['a']));
+    const others = new PoisonedOutput(new Set());
+    const route = new SwitchOutput(
+      [
+        {
+          check: parseMapping('root = ["a", "e"].contains(content().string())'),
+          output: vowels,
+          continue: false,
+        },
+        { check: null, output: others, continue: false },
+      ],
+      false,
+      pino({ level: 'silent' }),
+    );
+    const written = batch('a', 'b', 'e', 'c');
+    const err = await route.write(written).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    assert.deepEqual(failedMessages(err, written), [0], 'b, e and c were written');
+    assert.deepEqual(others.written, ['b', 'c']);
+  });
+
+  it('switch fails only the batches of a group whose case failed', async () => {
+    const left = new GroupPoisonedOutput(new Set(['x']));
+    const right = new GroupPoisonedOutput(new Set());
+    const route = new SwitchOutput(
+      [
+        {
+          check: parseMapping('root = content().string().has_prefix("x")'),
+          output: left,
+          continue: false,
+        },
+        { check: null, output: right, continue: false },
+      ],
+      false,
+      pino({ level: 'silent' }),
+    );
+    const group = [batch('a'), batch('x'), batch('b', 'xy')];
+    const err = await route.writeGroup!(group).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    assert.deepEqual(failedBatches(err, group), [1], 'the batches without x were written');
   });
 
   it('fan_out_sequential reports a partial failure as a whole one (later members got nothing)', async () => {
