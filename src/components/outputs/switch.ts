@@ -209,7 +209,7 @@ export const spec: ComponentSpec<SwitchOutputConfig, Output> = {
   summary: 'Routes messages to different outputs depending on their contents.',
   description: `Each message is tested against the cases in order and goes to the output of the first case whose check passes; with \`continue\` it is tested against the next cases too and can reach several outputs. A message that passes no case is dropped (and acknowledged), unless \`strict_mode\` is set: then the whole batch fails and the input redelivers it.
 
-The input is acknowledged only once every output the batch was routed to has written its part. When one fails, the messages routed to it fail (and are redelivered; only those its output names, when it says which), while what the other outputs wrote is not sent again, unless \`retry_until_success\` is set: then failed writes are retried until they succeed, which avoids sending duplicates to the outputs that did succeed.`,
+The input is acknowledged only once every output the batch was routed to has written its part. When one fails, the messages routed to it fail and are redelivered (only those its output names, when it says which); what only the other outputs got is not sent again. With \`retry_until_success\` failed writes are retried until they succeed instead, which also spares the outputs that did succeed duplicates of a message \`continue\` sent to several.`,
   fields: [
     field.bool(
       'retry_until_success',
