@@ -4,6 +4,7 @@
 // out has been acknowledged.
 import type { Logger } from 'pino';
 import { Backoff, sleep } from './backoff.js';
+import { failedMessages } from './batch_error.js';
 import type {
   AckFn,
   ConnectionStatus,
@@ -367,8 +368,9 @@ export class ReaderInput implements Input {
       settled = true;
       if (started !== undefined) this.latency.observeNs(Number(process.hrtime.bigint() - started));
       if (err && this.autoReplayNacks && !this.closing) {
-        // Re-deliver from here; the source only ever sees the final success.
-        this.queueReplay({ batch, ack: sourceAck });
+        // Re-deliver from here; the source only ever sees the final success. When the output
+        // named the messages that failed (a BatchError), only they are delivered again.
+        this.queueReplay({ batch: this.stillUndelivered(err, batch), ack: sourceAck });
         this.sourceSettled();
         return SETTLED;
       }
@@ -398,6 +400,16 @@ export class ReaderInput implements Input {
     this.sourceSettled();
     throw err;
   };
+
+  /** What of a nacked batch must be delivered again, keeping its replay count (for the backoff). */
+  private stillUndelivered(err: Error, batch: Transaction['batch']): Transaction['batch'] {
+    const failed = failedMessages(err, batch);
+    if (failed === null) return batch;
+    const rest = failed.map((i) => batch[i]!);
+    const attempts = this.replayAttempts.get(batch);
+    if (attempts !== undefined) this.replayAttempts.set(rest, attempts);
+    return rest;
+  }
 
   private queueReplay(txn: Transaction): void {
     const attempt = (this.replayAttempts.get(txn.batch) ?? 0) + 1;

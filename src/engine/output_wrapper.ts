@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Batch, Message } from '../message/message.js';
 import { Backoff, sleep } from './backoff.js';
+import { failedBatches, failedMessages, partialGroupError, wholeFailure } from './batch_error.js';
 import { Batcher, type BatchPolicy, isNoopPolicy } from './batching.js';
 import type { ConnectionStatus, Output, OutputWriter } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
@@ -73,12 +74,18 @@ export class WriterOutput implements Output {
     return this.send(batches, true);
   };
 
-  /** Every message of the group into the batcher; settles once all were delivered (or one failed). */
+  /**
+   * Every message of the group into the batcher; settles once all were delivered. When some
+   * output batches failed, rejects with a GroupWriteError naming only the group's batches that
+   * had messages in them: the others were delivered and are acked, not written again.
+   */
   private readonly batchGroup = (batches: readonly Batch[]): Promise<void> => {
     if (this.closing) return Promise.reject(new Error('output is closed'));
     const messages: Message[] = [];
     for (let i = 0; i < batches.length; i++) for (const m of batches[i]!) messages.push(m);
-    return this.batcher!.add(messages);
+    return this.batcher!.add(messages).catch((err: unknown) => {
+      throw groupFailure(err, batches, messages);
+    });
   };
 
   write(batch: Batch): Promise<void> {
@@ -157,7 +164,7 @@ export class WriterOutput implements Output {
         }
         this.slots.release();
         this.untrack();
-        this.errors.inc(messagesIn(what, group));
+        this.failedWrite(err, what, group);
         throw err instanceof Error ? err : new Error(String(err));
       },
     );
@@ -177,7 +184,7 @@ export class WriterOutput implements Output {
             this.markLost(err);
             continue;
           }
-          this.errors.inc(messagesIn(what, group));
+          this.failedWrite(err, what, group);
           throw err instanceof Error ? err : new Error(String(err));
         }
         this.delivered(what, group, started);
@@ -197,6 +204,23 @@ export class WriterOutput implements Output {
     this.latency.observeNs(Math.round((performance.now() - started) * 1e6));
     this.sent.inc(messagesIn(what, group));
     this.batchSent.inc(group ? what.length : 1);
+  }
+
+  /** Counts a failed write: only the failed messages when the writer says some were delivered. */
+  private failedWrite(err: unknown, what: Batch | readonly Batch[], group: boolean): void {
+    const total = messagesIn(what, group);
+    let failedCount = total;
+    if (!group) failedCount = failedMessages(err, what as Batch)?.length ?? total;
+    else {
+      const failed = failedBatches(err, what as readonly Batch[]);
+      if (failed)
+        failedCount = messagesIn(
+          failed.map((i) => (what as readonly Batch[])[i]!),
+          true,
+        );
+    }
+    this.errors.inc(failedCount);
+    if (failedCount < total) this.sent.inc(total - failedCount);
   }
 
   /** The writer saw its connection drop: report it now and reconnect without waiting for a write. */
@@ -245,6 +269,20 @@ export class WriterOutput implements Output {
       }
     }
   }
+}
+
+/** What failed of a group written as one run of `messages`: the batches holding a failed message. */
+function groupFailure(err: unknown, group: readonly Batch[], messages: Batch): Error {
+  const failedAt = failedMessages(err, messages);
+  if (failedAt === null) return wholeFailure(err);
+  const failed: number[] = [];
+  let batch = 0;
+  let end = group[0]!.length;
+  for (const at of failedAt) {
+    while (at >= end) end += group[++batch]!.length;
+    if (failed[failed.length - 1] !== batch) failed.push(batch);
+  }
+  return partialGroupError(group, failed, wholeFailure(err));
 }
 
 /** The messages of one batch, or of every batch of a group. */

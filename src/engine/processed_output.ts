@@ -2,6 +2,7 @@
 // output underneath takes groups: every batch goes through the processors, and what they made
 // is written with one call.
 import type { Batch } from '../message/message.js';
+import { failedBatches, partialGroupError, wholeFailure } from './batch_error.js';
 import type { ConnectionStatus, Output, Processor } from './component.js';
 import { runProcessors } from './observed_processor.js';
 
@@ -39,8 +40,18 @@ export class ProcessedOutput implements Output {
   }
 
   private async writeProcessedGroup(batches: readonly Batch[]): Promise<void> {
-    const made = await this.track(processEach(this.processors, batches));
-    if (made.length > 0) await this.inner.writeGroup!(made);
+    const origins: number[] = [];
+    const made = await this.track(processEach(this.processors, batches, origins));
+    if (made.length === 0) return;
+    try {
+      await this.inner.writeGroup!(made);
+    } catch (err) {
+      // What failed of `made`, as the group's own batches (a batch fails if anything it made did).
+      const failedMade = failedBatches(err, made);
+      if (failedMade === null) throw wholeFailure(err);
+      const failed = [...new Set(failedMade.map((i) => origins[i]!))].sort((a, b) => a - b);
+      throw partialGroupError(batches, failed, wholeFailure(err));
+    }
   }
 
   private track(work: Batch[] | Promise<Batch[]>): Promise<Batch[]> {
@@ -52,16 +63,23 @@ export class ProcessedOutput implements Output {
   }
 }
 
-/** What the processors make of each batch, in order; a promise only if one answers asynchronously. */
+/**
+ * What the processors make of each batch, in order (`origins` gets, for each batch made, the index
+ * of the batch it came from); a promise only if one answers asynchronously.
+ */
 function processEach(
   processors: readonly Processor[],
   batches: readonly Batch[],
+  origins: number[],
 ): Batch[] | Promise<Batch[]> {
   const made: Batch[] = [];
   for (let i = 0; i < batches.length; i++) {
     const out = runProcessors(processors, batches[i]!);
-    if (out instanceof Promise) return finishAsync(processors, batches, i, out, made);
-    for (const b of out) made.push(b);
+    if (out instanceof Promise) return finishAsync(processors, batches, i, out, made, origins);
+    for (const b of out) {
+      made.push(b);
+      origins.push(i);
+    }
   }
   return made;
 }
@@ -72,9 +90,17 @@ async function finishAsync(
   from: number,
   first: Promise<Batch[]>,
   made: Batch[],
+  origins: number[],
 ): Promise<Batch[]> {
-  for (const b of await first) made.push(b);
-  for (let i = from + 1; i < batches.length; i++)
-    for (const b of await runProcessors(processors, batches[i]!)) made.push(b);
+  for (const b of await first) {
+    made.push(b);
+    origins.push(from);
+  }
+  for (let i = from + 1; i < batches.length; i++) {
+    for (const b of await runProcessors(processors, batches[i]!)) {
+      made.push(b);
+      origins.push(i);
+    }
+  }
   return made;
 }

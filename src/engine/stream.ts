@@ -3,6 +3,7 @@
 // was written; whatever is still in flight when the stop deadline passes is nacked.
 import type { Logger } from 'pino';
 import type { Batch } from '../message/message.js';
+import { failedBatches, wholeFailure } from './batch_error.js';
 import type { ComponentBuilder } from './builder.js';
 import type {
   Buffer,
@@ -259,14 +260,17 @@ export class Stream {
     if (this.processors.length === 0) return this.dispatchWhenFree(group, group.batches, group.batches);
     let live: Batch[] = [];
     let out: Batch[] = [];
+    /** For each batch of `out`, the index in `live` of the batch it came from. */
+    let origins: number[] = [];
     let filtered: Batch[] = [];
     for (const batch of group.batches) {
       let batches = this.runPipeline(batch);
       if (batches instanceof Promise) {
         if (filtered.length !== 0) group.ack(null, filtered);
-        if (live.length !== 0) await this.dispatchWhenFree(group, live, out);
+        if (live.length !== 0) await this.dispatchWhenFree(group, live, out, origins);
         live = [];
         out = [];
+        origins = [];
         filtered = [];
         batches = await batches;
       }
@@ -280,11 +284,14 @@ export class Stream {
         continue;
       }
       live.push(batch);
-      for (const b of batches) out.push(b);
+      for (const b of batches) {
+        out.push(b);
+        origins.push(live.length - 1);
+      }
     }
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
-    return this.dispatchWhenFree(group, live, out);
+    return this.dispatchWhenFree(group, live, out, origins);
   }
 
   /**
@@ -311,14 +318,27 @@ export class Stream {
     return batches;
   };
 
-  /** Writes `out` (what the `live` batches of the group became) once slots for them are free. */
-  private async dispatchWhenFree(group: TransactionGroup, live: Batch[], out: Batch[]): Promise<void> {
-    if (this.slots.tryTake(live.length)) this.dispatchGroup(group, live, out);
-    else await this.slots.whenFree(live.length, () => this.dispatchGroup(group, live, out));
+  /**
+   * Writes `out` (what the `live` batches of the group became; `origins` maps one to the other,
+   * null when they are the same) once slots for them are free.
+   */
+  private async dispatchWhenFree(
+    group: TransactionGroup,
+    live: Batch[],
+    out: Batch[],
+    origins: number[] | null = null,
+  ): Promise<void> {
+    if (this.slots.tryTake(live.length)) this.dispatchGroup(group, live, out, origins);
+    else await this.slots.whenFree(live.length, () => this.dispatchGroup(group, live, out, origins));
   }
 
-  private dispatchGroup(group: TransactionGroup, live: Batch[], out: Batch[]): void {
-    const pending = new PendingTxn(null, group, live, live.length);
+  private dispatchGroup(
+    group: TransactionGroup,
+    live: Batch[],
+    out: Batch[],
+    origins: number[] | null,
+  ): void {
+    const pending = new PendingTxn(null, group, live, live.length, out, origins);
     this.pending.add(pending);
     this.track(pending, this.output.writeGroup!(out));
   }
@@ -351,8 +371,30 @@ export class Stream {
   private settle(pending: PendingTxn, err: Error | null): void {
     if (pending.settled) return;
     if (pending.txn) pending.txn.ack(err).catch((e) => this.noteError(asError(e)));
-    else pending.group!.ack(err, pending.batches!);
+    else if (err) this.nackGroup(pending, err);
+    else pending.group!.ack(null, pending.batches!);
     this.finish(pending);
+  }
+
+  /**
+   * A failed group write nacks only the source batches whose output failed, when the output says
+   * which (a GroupWriteError): the others were delivered, and a replay would write them twice.
+   */
+  private nackGroup(pending: PendingTxn, err: Error): void {
+    const batches = pending.batches!;
+    const failedOut = failedBatches(err, pending.written!);
+    if (failedOut === null) {
+      pending.group!.ack(err, batches);
+      return;
+    }
+    const failed = new Set<number>();
+    for (const i of failedOut) failed.add(pending.origins ? pending.origins[i]! : i);
+    const delivered = batches.filter((_, i) => !failed.has(i));
+    if (delivered.length > 0) pending.group!.ack(null, delivered);
+    pending.group!.ack(
+      wholeFailure(err),
+      batches.filter((_, i) => failed.has(i)),
+    );
   }
 
   private finish(pending: PendingTxn): void {
@@ -416,6 +458,10 @@ class PendingTxn {
     readonly batches: readonly Batch[] | null,
     /** Slots of MAX_PENDING_TRANSACTIONS it holds. */
     readonly weight: number,
+    /** A group's batches as written (what `batches` became). */
+    readonly written: readonly Batch[] | null = null,
+    /** For each written batch, the index in `batches` it came from; null: the same batches. */
+    readonly origins: readonly number[] | null = null,
   ) {}
 }
 

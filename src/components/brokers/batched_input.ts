@@ -1,5 +1,6 @@
 // An input-side `batching` policy (the `broker` input's): transactions are read and grouped until
 // the policy flushes, and the grouped batch's ack settles every transaction that went into it.
+import { failedMessages, partialError, wholeFailure } from '../../engine/batch_error.js';
 import type { BatchPolicy } from '../../engine/batching.js';
 import type { AckFn, ConnectionStatus, Input, Transaction } from '../../engine/component.js';
 import { type ExhaustedListener, Exhaustion } from '../../engine/exhaustion.js';
@@ -64,7 +65,7 @@ export class BatchedInput implements Input {
       const parts = await this.collect();
       if (parts.length === 0) return null;
       const messages: Message[] = parts.flatMap((p) => p.batch);
-      const ack = combinedAck(parts);
+      const ack = combinedAck(parts, messages);
       const result = runProcessors(this.policy.processors, messages);
       const batches = result instanceof Promise ? await result : result;
       if (batches.length === 0) {
@@ -148,10 +149,30 @@ function byteSizeOf(batch: Message[]): number {
   return n;
 }
 
-/** One ack for a grouped batch: settles every transaction in it with the same outcome. */
-function combinedAck(parts: Transaction[]): AckFn {
+/**
+ * One ack for a grouped batch: settles every transaction in it with the same outcome, except when
+ * the output names the messages that failed (a BatchError on this very batch): then only the
+ * transactions holding one of them are nacked, and the others, delivered, are acked.
+ */
+function combinedAck(parts: Transaction[], messages: Message[]): AckFn {
   return async (err) => {
-    await Promise.all(parts.map((p) => p.ack(err)));
+    const failedAt = err ? failedMessages(err, messages) : null;
+    if (failedAt === null) {
+      await Promise.all(parts.map((p) => p.ack(err)));
+      return;
+    }
+    const reason = wholeFailure(err);
+    const outcomes: Promise<void>[] = [];
+    let start = 0;
+    let next = 0;
+    for (const part of parts) {
+      const end = start + part.batch.length;
+      const failed: number[] = [];
+      while (next < failedAt.length && failedAt[next]! < end) failed.push(failedAt[next++]! - start);
+      outcomes.push(part.ack(failed.length > 0 ? partialError(part.batch, failed, reason) : null));
+      start = end;
+    }
+    await Promise.all(outcomes);
   };
 }
 

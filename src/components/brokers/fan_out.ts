@@ -1,6 +1,13 @@
 // Fan-out to a set of member outputs that may change while messages flow (`broker` fan_out
 // patterns, `dynamic` output). Each write goes, as copies, to the members present when it was
 // dispatched; it succeeds once every one of them has written it and fails with the first error.
+import {
+  failedBatches,
+  failedMessages,
+  partialError,
+  partialGroupError,
+  wholeFailure,
+} from '../../engine/batch_error.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import { writeGroupTo } from '../../engine/group_write.js';
 import { type Batch, copyBatch } from '../../message/message.js';
@@ -62,8 +69,8 @@ export class FanOutOutput implements Output {
 
   /**
    * A group of batches (read together from one input) in one call per member: each member gets
-   * every batch of it, in order, through its own group write. The group fails as a whole, as a
-   * plain output's group write does; the stream then nacks every batch of it.
+   * every batch of it, in order, through its own group write. When members say which batches
+   * failed (GroupWriteError), only those fail the group; otherwise it fails as a whole.
    */
   writeGroup(batches: readonly Batch[]): Promise<void> {
     return this.send(batches);
@@ -140,19 +147,85 @@ export class FanOutOutput implements Output {
   private async writeAll(batches: readonly Batch[], targets: Output[]): Promise<void> {
     const copy = this.options.copyPerMember !== false;
     if (this.options.sequential) {
-      for (const target of targets) await writeTo(target, batches, copy);
+      // A member's partial failure stops the sequence before the later members got anything.
+      try {
+        for (const target of targets) await writeTo(target, sentTo(batches, copy));
+      } catch (err) {
+        throw wholeFailure(err);
+      }
       return;
     }
-    if (targets.length === 1) return writeTo(targets[0]!, batches, copy);
-    // Promise.all rejects with the first failure; later outcomes are ignored.
-    const writes = new Array<Promise<void>>(targets.length);
-    for (let i = 0; i < targets.length; i++) writes[i] = writeTo(targets[i]!, batches, copy);
-    await Promise.all(writes);
+    return new Promise<void>((resolve, reject) => {
+      const outcome = new MemberOutcomes(batches, targets.length, resolve, reject);
+      for (let i = 0; i < targets.length; i++) {
+        const sent = sentTo(batches, copy);
+        writeTo(targets[i]!, sent).then(outcome.delivered, (err: unknown) => outcome.failed(err, sent));
+      }
+    });
   }
 }
 
-/** One member's write of a group (its own copies unless the member copies itself, so what one member changes does not leak). */
-function writeTo(target: Output, batches: readonly Batch[], copy: boolean): Promise<void> {
-  if (batches.length === 1) return target.write(copy ? copyBatch(batches[0]!) : batches[0]!);
-  return writeGroupTo(target, copy ? batches.map(copyBatch) : batches);
+/**
+ * Settles a parallel fan-out once every member has: a member that failed outright fails the write
+ * at once; members that failed some parts (a BatchError or GroupWriteError) fail the union of
+ * those parts once all have answered, so the parts every member delivered are not written again.
+ */
+class MemberOutcomes {
+  private left: number;
+  private done = false;
+  private readonly failedParts = new Set<number>();
+  private reason: Error | null = null;
+
+  constructor(
+    private readonly batches: readonly Batch[],
+    members: number,
+    private readonly resolve: () => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    this.left = members;
+  }
+
+  readonly delivered = (): void => {
+    if (--this.left === 0) this.finish();
+  };
+
+  readonly failed = (err: unknown, sent: readonly Batch[]): void => {
+    if (this.done) return;
+    const parts = this.batches.length === 1 ? failedMessages(err, sent[0]!) : failedBatches(err, sent);
+    if (parts === null) {
+      this.done = true;
+      this.reject(wholeFailure(err));
+      return;
+    }
+    for (const i of parts) this.failedParts.add(i);
+    this.reason ??= wholeFailure(err);
+    if (--this.left === 0) this.finish();
+  };
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    if (!this.reason) {
+      this.resolve();
+      return;
+    }
+    const failed = [...this.failedParts].sort((a, b) => a - b);
+    this.reject(
+      this.batches.length === 1
+        ? partialError(this.batches[0]!, failed, this.reason)
+        : partialGroupError(this.batches, failed, this.reason),
+    );
+  }
+}
+
+/** What one member is given: its own copies unless the member copies itself (so what one member changes does not leak). */
+function sentTo(batches: readonly Batch[], copy: boolean): readonly Batch[] {
+  if (!copy) return batches;
+  return batches.length === 1 ? [copyBatch(batches[0]!)] : batches.map(copyBatch);
+}
+
+/** One member's write of a batch or a group. */
+function writeTo(target: Output, sent: readonly Batch[]): Promise<void> {
+  if (sent.length === 1) return target.write(sent[0]!);
+  return writeGroupTo(target, sent);
 }

@@ -1,8 +1,10 @@
 // The `http_client` output: sends each message (or each batch, as multipart) as an HTTP request.
 import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
+import { partialError } from '../../engine/batch_error.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
+import { asError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { type HttpClientConfig, httpClientFields } from '../fields/http_client.js';
@@ -69,13 +71,20 @@ export class HttpClientWriter implements OutputWriter {
       this.propagate(batch, 0, await this.requester.send(batch, 0, body, contentType));
       return;
     }
-    // Individual requests in parallel; any failure fails the batch so the engine retries or nacks it.
+    // Individual requests in parallel. The failed ones are named (a BatchError): only they are
+    // retried or nacked, the messages whose request succeeded are not sent again.
     const results = await Promise.allSettled(batch.map((m, i) => this.requester.send(batch, i, m.bytes())));
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    results.forEach((r, i) => {
-      this.propagate(batch, i, (r as PromiseFulfilledResult<HttpResponse | null>).value);
-    });
+    const failed: number[] = [];
+    let reason: unknown;
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.status === 'fulfilled') this.propagate(batch, i, result.value);
+      else {
+        failed.push(i);
+        reason ??= result.reason;
+      }
+    }
+    if (failed.length > 0) throw partialError(batch, failed, asError(reason));
   }
 
   async close(): Promise<void> {

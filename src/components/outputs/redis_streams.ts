@@ -2,8 +2,10 @@
 // `body_key` and the metadata as further fields; a batch goes out as one pipelined round trip.
 import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
+import { partialError, partialGroupError } from '../../engine/batch_error.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
+import { asError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import {
@@ -37,15 +39,28 @@ export class RedisStreamsWriter extends RedisWriterConnection implements OutputW
     super(target, ctx.logger);
   }
 
-  write(batch: Batch): Promise<void> {
-    return this.sendAll(this.commands(batch, []));
+  /** One XADD per message, pipelined; the ones that failed are named (a BatchError), the rest stay written. */
+  async write(batch: Batch): Promise<void> {
+    const failed: number[] = [];
+    try {
+      await this.sendAll(this.commands(batch, []), failed);
+    } catch (err) {
+      if (err instanceof NotConnectedError || failed.length === 0) throw err;
+      throw partialError(batch, failed.sort(ascending), asError(err));
+    }
   }
 
-  /** Every batch's XADDs in one pipeline; the group fails (and is retried whole) if any did. */
-  writeGroup(batches: readonly Batch[]): Promise<void> {
+  /** Every batch's XADDs in one pipeline; only the batches with a failed XADD fail (a GroupWriteError). */
+  async writeGroup(batches: readonly Batch[]): Promise<void> {
     const commands: RedisArgument[][] = [];
     for (const batch of batches) this.commands(batch, commands);
-    return this.sendAll(commands);
+    const failed: number[] = [];
+    try {
+      await this.sendAll(commands, failed);
+    } catch (err) {
+      if (err instanceof NotConnectedError || failed.length === 0) throw err;
+      throw partialGroupError(batches, batchesOf(failed.sort(ascending), batches), asError(err));
+    }
   }
 
   /** Appends the XADD of each message of the batch to `out`. */
@@ -66,6 +81,20 @@ export class RedisStreamsWriter extends RedisWriterConnection implements OutputW
     }
     return out;
   }
+}
+
+const ascending = (a: number, b: number) => a - b;
+
+/** The indices of the batches that hold the given (ascending) message positions of the whole group. */
+function batchesOf(positions: readonly number[], batches: readonly Batch[]): number[] {
+  const out: number[] = [];
+  let batch = 0;
+  let end = batches[0]?.length ?? 0;
+  for (const at of positions) {
+    while (at >= end && batch < batches.length - 1) end += batches[++batch]!.length;
+    if (out[out.length - 1] !== batch) out.push(batch);
+  }
+  return out;
 }
 
 export const spec: ComponentSpec<RedisStreamsOutputConfig, Output> = {

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
+import { failedBatches, failedMessages, partialError, partialGroupError } from '../../engine/batch_error.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
@@ -34,29 +35,57 @@ export class RetryOutput implements Output {
     signal?.addEventListener('abort', () => this.stopped.abort(), { once: true });
   }
 
-  /** Each attempt gets its own copies: what the child output changes must not leak into a retry. */
+  /**
+   * Each attempt gets its own copies: what the child output changes must not leak into a retry.
+   * When the child says which messages failed (a BatchError), only those are sent again.
+   */
   write(batch: Batch): Promise<void> {
-    return this.attempt(() => this.inner.write(copyBatch(batch)));
+    const outstanding = new Outstanding(batch);
+    let sent: Batch = batch;
+    return this.attempt(
+      () => {
+        sent = copyBatch(outstanding.current());
+        return this.inner.write(sent);
+      },
+      (err) => outstanding.narrow(failedMessages(err, sent)),
+      (reason) => partialError(batch, outstanding.indices(), reason),
+    );
   }
 
   /**
    * A group in one call to the child (its group write, or batch by batch). A failure retries the
-   * whole group: the child may then receive a batch of it twice (at-least-once, as a failed batch
-   * of several messages is retried whole too).
+   * batches of it that failed (all of them unless the child names them with a GroupWriteError).
    */
   writeGroup(batches: readonly Batch[]): Promise<void> {
-    return this.attempt(() => writeGroupTo(this.inner, batches.map(copyBatch)));
+    const outstanding = new Outstanding(batches);
+    let sent: Batch[] = [];
+    return this.attempt(
+      () => {
+        sent = outstanding.current().map(copyBatch);
+        return writeGroupTo(this.inner, sent);
+      },
+      (err) => outstanding.narrow(failedBatches(err, sent)),
+      (reason) => partialGroupError(batches, outstanding.indices(), reason),
+    );
   }
 
-  /** Runs `send` (a fresh copy every time) once the gate is open, and retries it when it fails. */
-  private async attempt(send: () => Promise<void>): Promise<void> {
+  /**
+   * Runs `send` (a fresh copy every time) once the gate is open, and retries it when it fails;
+   * `failed` learns what each failed attempt did not deliver, `giveUp` makes the final error.
+   */
+  private async attempt(
+    send: () => Promise<void>,
+    failed: (err: unknown) => void,
+    giveUp: (reason: Error) => Error,
+  ): Promise<void> {
     while (this.retrying > 0 && !this.stopped.signal.aborted) {
       await new Promise<void>((resolve) => this.gate.push(resolve));
     }
     try {
       return await send();
     } catch (err) {
-      return this.retry(send, err);
+      failed(err);
+      return this.retry(send, err, failed, giveUp);
     }
   }
 
@@ -74,7 +103,12 @@ export class RetryOutput implements Output {
     await this.inner.close();
   }
 
-  private async retry(send: () => Promise<void>, firstError: unknown): Promise<void> {
+  private async retry(
+    send: () => Promise<void>,
+    firstError: unknown,
+    failed: (err: unknown) => void,
+    giveUp: (reason: Error) => Error,
+  ): Promise<void> {
     this.retrying++;
     try {
       const backoff = new Backoff(this.backoff);
@@ -83,15 +117,16 @@ export class RetryOutput implements Output {
         const wait = backoff.next();
         if (wait === null || (this.maxRetries > 0 && attempt > this.maxRetries)) {
           this.logger?.error(`failed to send message: ${errorMessage(lastError)}`);
-          throw new Error('message failed to reach a target destination');
+          throw giveUp(new Error('message failed to reach a target destination'));
         }
         this.logger?.warn(`failed to send message: ${errorMessage(lastError)}`);
         if (!(await sleep(wait, this.stopped.signal))) {
-          throw new Error(`output closed while retrying: ${errorMessage(lastError)}`);
+          throw giveUp(new Error(`output closed while retrying: ${errorMessage(lastError)}`));
         }
         try {
           return await send();
         } catch (err) {
+          failed(err);
           lastError = err;
         }
       }
@@ -105,6 +140,30 @@ export class RetryOutput implements Output {
     const waiting = this.gate;
     this.gate = [];
     for (const resolve of waiting) resolve();
+  }
+}
+
+/** What a retried write still has to deliver: indices into its parts (messages, or a group's batches). */
+class Outstanding<T> {
+  /** null: every part. */
+  private left: number[] | null = null;
+
+  constructor(private readonly parts: readonly T[]) {}
+
+  current(): T[] {
+    const { left, parts } = this;
+    return left ? left.map((i) => parts[i]!) : (parts as T[]);
+  }
+
+  /** An attempt failed: only what it names (indices into what it sent) is still outstanding. */
+  narrow(failed: readonly number[] | null): void {
+    if (failed === null) return;
+    const base = this.left;
+    this.left = failed.map((i) => (base ? base[i]! : i));
+  }
+
+  indices(): number[] {
+    return this.left ?? this.parts.map((_, i) => i);
   }
 }
 

@@ -4,6 +4,13 @@ import type { Logger } from 'pino';
 import type { Mapping } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { BackoffConfig } from '../../engine/backoff.js';
+import {
+  failedBatches,
+  failedMessages,
+  partialError,
+  partialGroupError,
+  wholeFailure,
+} from '../../engine/batch_error.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
@@ -57,43 +64,70 @@ export class SwitchOutput implements Output {
 
   /**
    * Routes every batch first (strict mode fails the whole call before any write), then hands each
-   * case output its share, one batch per input batch that had messages for it.
+   * case output its share, one batch per input batch that had messages for it. A failed case
+   * fails only what was routed to it (what its output names, when it says): the messages other
+   * cases wrote are not sent again.
    */
   private async sendRouted(
     batches: readonly Batch[],
     send: (output: Output, routed: Batch[]) => Promise<void>,
   ): Promise<void> {
     const perCase: Batch[][] = new Array(this.cases.length);
-    for (const batch of batches) {
-      const targets = this.route(batch);
+    /** For each case: per routed batch, the batch it came from and its messages' positions there. */
+    const origins: Origin[][] = new Array(this.cases.length);
+    for (let b = 0; b < batches.length; b++) {
+      const targets = this.route(batches[b]!);
       for (let c = 0; c < targets.length; c++) {
-        const routed = targets[c];
-        if (!routed || routed.length === 0) continue;
-        const share = perCase[c];
-        if (share) share.push(routed);
-        else perCase[c] = [routed];
+        const target = targets[c];
+        if (!target || target.messages.length === 0) continue;
+        (perCase[c] ??= []).push(target.messages);
+        (origins[c] ??= []).push({ batch: b, positions: target.positions });
       }
     }
     const writes: Promise<void>[] = [];
+    const shares: Origin[][] = [];
+    const sent: Batch[][] = [];
     for (let c = 0; c < perCase.length; c++) {
       const share = perCase[c];
-      if (share) writes.push(send(this.cases[c]!.output, share));
+      if (!share) continue;
+      writes.push(send(this.cases[c]!.output, share));
+      shares.push(origins[c]!);
+      sent.push(share);
     }
-    return settleAll(writes);
+    if (writes.length === 0) return;
+    if (writes.length === 1) {
+      try {
+        return await writes[0];
+      } catch (err) {
+        throw callFailure(batches, failedOrigins(err, sent[0]!, shares[0]!, batches.length === 1), err);
+      }
+    }
+    const results = await Promise.allSettled(writes);
+    let reason: Error | null = null;
+    const failed = new Set<number>();
+    for (let w = 0; w < results.length; w++) {
+      const result = results[w]!;
+      if (result.status === 'fulfilled') continue;
+      reason ??= wholeFailure(result.reason);
+      for (const at of failedOrigins(result.reason, sent[w]!, shares[w]!, batches.length === 1))
+        failed.add(at);
+    }
+    if (!reason) return;
+    throw callFailure(batches, [...failed], reason);
   }
 
   /** The messages each case receives (its own copies); throws in strict mode when one matches none. */
-  private route(batch: Batch): (Message[] | undefined)[] {
-    const targets: (Message[] | undefined)[] = new Array(this.cases.length);
+  private route(batch: Batch): (Routed | undefined)[] {
+    const targets: (Routed | undefined)[] = new Array(this.cases.length);
     for (let i = 0; i < batch.length; i++) {
       let matched = false;
       for (let c = 0; c < this.cases.length; c++) {
         const switchCase = this.cases[c]!;
         if (!this.passes(switchCase, c, batch, i)) continue;
         matched = true;
-        const routed = targets[c];
-        if (routed) routed.push(batch[i]!.copy());
-        else targets[c] = [batch[i]!.copy()];
+        const routed = (targets[c] ??= { messages: [], positions: [] });
+        routed.messages.push(batch[i]!.copy());
+        routed.positions.push(i);
         if (!switchCase.continue) break;
       }
       if (!matched && this.strictMode) {
@@ -129,13 +163,39 @@ export class SwitchOutput implements Output {
   }
 }
 
-/** Nothing routed: dropped on purpose, acknowledged. Else every write settles (none is abandoned
- * mid-flight) before the first failure is reported. */
-async function settleAll(writes: Promise<void>[]): Promise<void> {
-  if (writes.length === 0) return;
-  if (writes.length === 1) return writes[0];
-  const results = await Promise.allSettled(writes);
-  for (const r of results) if (r.status === 'rejected') throw r.reason;
+/** The messages a case gets of one batch, and where each sat in it. */
+interface Routed {
+  messages: Message[];
+  positions: number[];
+}
+
+/** Where a case's routed batch came from: the batch's index in the call, and its messages' positions. */
+interface Origin {
+  batch: number;
+  positions: number[];
+}
+
+/** The error of a call of which `failed` (message positions of its one batch, or batch indices) failed. */
+function callFailure(batches: readonly Batch[], failed: number[], err: unknown): Error {
+  const reason = wholeFailure(err);
+  const ordered = [...new Set(failed)].sort((x, y) => x - y);
+  return batches.length === 1
+    ? partialError(batches[0]!, ordered, reason)
+    : partialGroupError(batches, ordered, reason);
+}
+
+/**
+ * What a failed case write failed of the call, as message positions of its one batch (`single`)
+ * or as indices of its batches: everything routed to the case, unless its output names less.
+ */
+function failedOrigins(err: unknown, sent: Batch[], origins: Origin[], single: boolean): number[] {
+  if (single) {
+    const positions = origins[0]!.positions;
+    const failed = failedMessages(err, sent[0]!);
+    return failed ? failed.map((i) => positions[i]!) : positions;
+  }
+  const failed = failedBatches(err, sent);
+  return (failed ?? origins.map((_, i) => i)).map((i) => origins[i]!.batch);
 }
 
 const REJECT_RETRY_LINT =
@@ -149,7 +209,7 @@ export const spec: ComponentSpec<SwitchOutputConfig, Output> = {
   summary: 'Routes messages to different outputs depending on their contents.',
   description: `Each message is tested against the cases in order and goes to the output of the first case whose check passes; with \`continue\` it is tested against the next cases too and can reach several outputs. A message that passes no case is dropped (and acknowledged), unless \`strict_mode\` is set: then the whole batch fails and the input redelivers it.
 
-The input is acknowledged only once every output the batch was routed to has written its part. When one fails the batch fails (and is redelivered), unless \`retry_until_success\` is set: then failed writes are retried until they succeed, which avoids sending duplicates to the outputs that did succeed.`,
+The input is acknowledged only once every output the batch was routed to has written its part. When one fails, the messages routed to it fail and are redelivered (only those its output names, when it says which); what only the other outputs got is not sent again. With \`retry_until_success\` failed writes are retried until they succeed instead, which also spares the outputs that did succeed duplicates of a message \`continue\` sent to several.`,
   fields: [
     field.bool(
       'retry_until_success',

@@ -50,8 +50,9 @@ export abstract class RedisWriterConnection {
   /**
    * Sends the commands in one round trip (they are issued in the same tick, which the client
    * pipelines) and waits for every reply; throws the first failure, so the batch is retried.
+   * `failedOut`, when given, receives the indices of the commands that failed.
    */
-  protected async sendAll(commands: RedisArgument[][]): Promise<void> {
+  protected async sendAll(commands: RedisArgument[][], failedOut?: number[]): Promise<void> {
     const connection = this.current();
     if (commands.length === 0) return;
     // One promise for the lot and a counter, rather than a settled-result object per command.
@@ -71,7 +72,16 @@ export abstract class RedisWriterConnection {
         }
         done();
       };
-      for (const args of commands) connection.send(args).then(done, fail);
+      if (!failedOut) {
+        for (const args of commands) connection.send(args).then(done, fail);
+        return;
+      }
+      for (let i = 0; i < commands.length; i++) {
+        connection.send(commands[i]!).then(done, (err: unknown) => {
+          failedOut.push(i);
+          fail(err);
+        });
+      }
     });
   }
 }
