@@ -80,8 +80,10 @@ export class SwitchOutput implements Output {
       for (let c = 0; c < targets.length; c++) {
         const target = targets[c];
         if (!target || target.messages.length === 0) continue;
-        (perCase[c] ??= []).push(target.messages);
-        (origins[c] ??= []).push({ batch: b, positions: target.positions });
+        perCase[c] ??= [];
+        perCase[c].push(target.messages);
+        origins[c] ??= [];
+        origins[c].push({ batch: b, positions: target.positions });
       }
     }
     const writes: Promise<void>[] = [];
@@ -125,7 +127,8 @@ export class SwitchOutput implements Output {
         const switchCase = this.cases[c]!;
         if (!this.passes(switchCase, c, batch, i)) continue;
         matched = true;
-        const routed = (targets[c] ??= { messages: [], positions: [] });
+        const routed = targets[c] ?? { messages: [], positions: [] };
+        targets[c] = routed;
         routed.messages.push(batch[i]!.copy());
         routed.positions.push(i);
         if (!switchCase.continue) break;
