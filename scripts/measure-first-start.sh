@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Times a newcomer's first start: a fresh clone of this checkout's HEAD, `npm install`, `npm start`,
+# until /ping answers. Prints the seconds of each step. The clone's API port is moved off 4195
+# (so a nekton already running here is no obstacle); nothing else differs from the README's steps.
+# Usage: scripts/measure-first-start.sh [PORT]   (default 4295)
+set -euo pipefail
+port=${1:-4295}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d /tmp/nekton-first-start.XXXXXX)
+trap 'kill -- -$server 2>/dev/null || true; rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+t0=$(now)
+git clone -q "$repo" "$work/nekton"
+cd "$work/nekton"
+sed -i "s/127.0.0.1:4195/127.0.0.1:$port/" examples/observability.yaml
+echo "clone: $(since "$t0") s"
+t1=$(now)
+npm install --no-audit --no-fund > "$work/install.log" 2>&1
+echo "npm install: $(since "$t1") s ($(grep -c 'EBADENGINE\|install-scripts' "$work/install.log" || true) engine/script warnings)"
+t2=$(now)
+set -m
+npm start > "$work/start.log" 2>&1 &
+server=$!
+set +m
+until curl -sf "127.0.0.1:$port/ping" > /dev/null; do sleep 0.05; done
+echo "npm start to /ping: $(since "$t2") s"
+echo "clone to /ping: $(since "$t0") s"
