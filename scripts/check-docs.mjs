@@ -143,7 +143,7 @@ async function checkFile(file) {
   const name = displayName(file);
   const problems = [];
   let ran = 0;
-  const blocks = findBlocks(readFileSync(file, 'utf8')).filter(isShellBlock);
+  const blocks = findBlocks(readFileSync(file, 'utf8')).filter((b) => isShellBlock(b) || b.marker);
   const ports = new Map();
   for (const port of DOC_PORTS) ports.set(port, await freePort());
   const rewrite = portRewriter(ports);
@@ -167,10 +167,14 @@ async function checkFile(file) {
         problems.push(`${where}: ${err.message}`);
         continue;
       }
-      if (!action.run) continue;
+      if (!action.run && !action.file) continue;
       if (!session) {
         dir = makeWorkDir(rewrite);
         session = new Session(dir);
+      }
+      if (action.file) {
+        writeFileSync(join(dir, action.file), rewrite(`${block.body.join('\n')}\n`));
+        continue;
       }
       for (const step of steps) {
         const command = rewrite(step.command);

@@ -1,8 +1,10 @@
 // Finds the shell examples of a Markdown file and what each one is documented to print.
 //
 // A fenced block marked with `<!-- doc-test -->` on the line before it is run; one marked
-// `<!-- doc-test: skip REASON -->` is not, and says why. Any other sh/bash/console/shell block is
-// an unchecked example, which scripts/check-docs.mjs refuses. A run block is in console form:
+// `<!-- doc-test: skip REASON -->` is not, and says why; a block of any language marked
+// `<!-- doc-test: file NAME -->` is written to NAME for the commands after it. Any other
+// sh/bash/console/shell block is an unchecked example, which scripts/check-docs.mjs refuses.
+// A run block is in console form:
 //
 //   $ command            a command (a trailing `\` or a heredoc `<<'EOF'` continues it)
 //   expected output      the lines after a command, up to the next `$ `, are what it prints
@@ -44,12 +46,14 @@ export function isShellBlock(block) {
 /** What a marker asks: run the block, or skip it for a stated reason. */
 export function markerAction(marker) {
   if (marker.options === '') return { run: true };
+  const file = /^file\s+([\w.-]+)$/.exec(marker.options);
+  if (file) return { run: false, file: file[1] };
   const skip = /^skip\b\s*(.*)$/.exec(marker.options);
   if (skip) {
     if (skip[1] === '') throw new Error('a doc-test skip needs a reason: <!-- doc-test: skip REASON -->');
     return { run: false, reason: skip[1] };
   }
-  throw new Error(`unknown doc-test option '${marker.options}' (expected nothing or skip REASON)`);
+  throw new Error(`unknown doc-test option '${marker.options}' (expected nothing, file NAME or skip REASON)`);
 }
 
 /** The commands of a console block, each with its expected output lines. */
