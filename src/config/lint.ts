@@ -8,6 +8,8 @@ export interface Lint {
    */
   column: number;
   message: string;
+  /** `--set a.b=c` when the problem is in a value given on the command line, not in the text. */
+  origin?: string;
 }
 
 export function lintAt(line: number, message: string): Lint {
@@ -16,6 +18,7 @@ export function lintAt(line: number, message: string): Lint {
 
 /** `(3,1) field nope not recognised`, as the HTTP API reports lints. */
 export function formatApiLint(lint: Lint): string {
+  if (lint.origin) return `(${lint.origin}) ${lint.message}`;
   return `(${lint.line},${lint.column}) ${lint.message}`;
 }
 

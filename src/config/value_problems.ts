@@ -22,7 +22,7 @@ export function normaliseAll<T>(ctx: NormaliseContext, convert: (ctx: NormaliseC
 export function failAt(ctx: NormaliseContext, docPath: readonly (string | number)[], message: string): never {
   const at = positionAt(ctx, docPath);
   if (at === undefined) throw new ConfigError(message);
-  const problem = { line: at.line, column: at.col, message };
+  const problem = { line: at.line, column: at.col, message, origin: at.origin };
   throw new PositionedConfigError(inDocumentOrder([...(ctx.problems ?? []), problem]));
 }
 
@@ -35,7 +35,7 @@ export function problemAt<T>(
 ): T {
   const at = ctx.problems && positionAt(ctx, docPath);
   if (!at) return failAt(ctx, docPath, message);
-  ctx.problems!.push({ line: at.line, column: at.col, message });
+  ctx.problems!.push({ line: at.line, column: at.col, message, origin: at.origin });
   return fallback;
 }
 
