@@ -24,6 +24,11 @@ set -m
 npm start > "$work/start.log" 2>&1 &
 server=$!
 set +m
-until curl -sf "127.0.0.1:$port/ping" > /dev/null; do sleep 0.05; done
+for _ in $(seq 1 2400); do
+  curl -sf "127.0.0.1:$port/ping" > /dev/null && break
+  sleep 0.05
+done
+curl -sf "127.0.0.1:$port/ping" > /dev/null || { echo "no /ping after 120 s:"; cat "$work/start.log"; exit 1; }
+grep -q 'up to date, not building' "$work/start.log" && echo "npm start did not build again" || echo "npm start built again
 echo "npm start to /ping: $(since "$t2") s"
 echo "clone to /ping: $(since "$t0") s"
