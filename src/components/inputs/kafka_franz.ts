@@ -375,7 +375,11 @@ export const spec: ComponentSpec<KafkaFranzInputConfig, Input> = {
       }),
     ),
     field.string('rack_id', 'The rack of this consumer (not used by nekton).', { default: '', ...a }),
-    field.string('instance_id', 'A static group member id.', { default: '', ...a }),
+    field.string(
+      'instance_id',
+      'A static group member id. Refused by nekton: its Node 20 Kafka client has no static membership.',
+      { default: '', ...a },
+    ),
     field.string('rebalance_timeout', 'How long a rebalance may take.', { default: '45s', ...a }),
     field.string('session_timeout', 'How long the group waits for a silent member.', { default: '1m', ...a }),
     field.string('heartbeat_interval', 'How often the member heartbeats.', { default: '3s', ...a }),
