@@ -69,6 +69,7 @@ export function parseConsole(body, firstLine) {
       steps.at(-1).expected.push(line);
       continue;
     }
+    const start = i;
     const command = [line.slice(2)];
     const heredoc = /<<-?\s*(['"]?)(\w+)\1/.exec(line);
     if (heredoc) {
@@ -78,7 +79,7 @@ export function parseConsole(body, firstLine) {
     } else {
       while (command.at(-1).endsWith('\\') && i + 1 < body.length) command.push(body[++i]);
     }
-    steps.push({ line: firstLine + i, command: command.join('\n'), expected: [] });
+    steps.push({ line: firstLine + start, command: command.join('\n'), expected: [] });
   }
   for (const step of steps) {
     while (step.expected.length > 0 && step.expected.at(-1).trim() === '') step.expected.pop();
