@@ -1,16 +1,23 @@
 // scripts/check-docs.mjs itself: that it finds the marked examples, and that a wrong output, a
 // failing command or an unmarked block fails the check, naming the line.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 // @ts-expect-error: a plain ES module of scripts/, without type declarations
 import { findBlocks, matchesExpected, parseConsole } from '../../scripts/doc_examples.mjs';
 import { tempDir } from '../helpers/cli.js';
 import { runCheckDocs } from './run_check_docs.js';
 
+const dirs: string[] = [];
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function markdown(text: string): string {
-  const file = join(tempDir('nekton-docs-test-'), 'doc.md');
+  const dir = tempDir('nekton-docs-test-');
+  dirs.push(dir);
+  const file = join(dir, 'doc.md');
   writeFileSync(file, text);
   return file;
 }
