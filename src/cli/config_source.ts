@@ -24,7 +24,8 @@ export function positionOfField(lines: LineIndex, field: string): TextPosition |
 export function locateInSource(err: unknown, source: ConfigSource): unknown {
   if (!(err instanceof FieldValueError) || !err.placed) return err;
   const at = positionOfField(source.lines, err.field);
-  const where = at === undefined ? `${source.file}:` : `${source.file}(${at.line},${at.col})`;
+  const where =
+    at === undefined ? `${source.file}:` : `${source.file}(${at.origin ?? `${at.line},${at.col}`})`;
   return new ConfigError(`${where} ${err.message}`, at?.line, at?.col, source.file);
 }
 

@@ -69,7 +69,7 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         '--log.level <level>',
-        'override the log level: off, error, warn, info, debug, trace',
+        `override the log level: ${LOG_LEVEL_NAMES.join(', ')} (any case)`,
       ).argParser(parseLogLevel),
     )
     .action(async (_opts, command: Command) => {

@@ -10,6 +10,8 @@ export interface Lint {
    */
   column: number;
   message: string;
+  /** `--set a.b=c` when the problem is in a value given on the command line, not in the text. */
+  origin?: string;
 }
 
 export function lintAt(line: number, message: string): Lint {
@@ -19,6 +21,7 @@ export function lintAt(line: number, message: string): Lint {
 /** `(3,1) field nope not recognised`, as the HTTP API reports lints. */
 export function formatApiLint(lint: Lint): string {
   // A lint may quote the offending value, and that value may hold a password.
+  if (lint.origin) return `(${scrubSecretText(lint.origin)}) ${scrubSecretText(lint.message)}`;
   return `(${lint.line},${lint.column}) ${scrubSecretText(lint.message)}`;
 }
 

@@ -25,6 +25,7 @@ import {
   isConfigKind,
   type SchemaProvider,
 } from './schema.js';
+import { setOriginOf } from './set_origins.js';
 import { type FieldSpec, isLintRequired } from './spec.js';
 import { canLabel, wrapperFields } from './wrapper_fields.js';
 import { lineOf, MAX_ALIAS_COUNT, type ParsedYaml, shortTag } from './yaml_document.js';
@@ -290,7 +291,8 @@ export class ConfigLinter {
     const label = value.value;
     const line = this.lineOfValue(value);
     if (label.startsWith('_') || !LABEL_PATTERN.test(label)) {
-      this.lints.push(
+      this.add(
+        value,
         lintAt(
           line,
           `invalid label '${label}': should match the regular expression /${LABEL_PATTERN.source}/ and must not start with an underscore`,
@@ -300,7 +302,8 @@ export class ConfigLinter {
     }
     const previous = this.labels.get(label);
     if (previous !== undefined) {
-      this.lints.push(
+      this.add(
+        value,
         lintAt(line, `label '${label}' collides with a previously defined label at line ${previous}`),
       );
       return;
@@ -318,7 +321,8 @@ export class ConfigLinter {
       spec.kind === 'scalar' &&
       !matchesOption(spec.options, value)
     ) {
-      this.lints.push(
+      this.add(
+        node,
         lintAt(this.lineOfValue(node), `value ${goString(value)} is not a valid option for this field`),
       );
     }
@@ -333,7 +337,7 @@ export class ConfigLinter {
       const problem = check(value);
       if (problem) {
         const line = this.lineOfValue(node) + Math.max(problem.line, 1) - 1;
-        this.lints.push(lintAt(line, `field ${spec.name}: ${problem.message}`));
+        this.add(node, lintAt(line, `field ${spec.name}: ${problem.message}`));
       }
     }
   }
@@ -344,8 +348,14 @@ export class ConfigLinter {
     return node instanceof Scalar && node.type === 'BLOCK_LITERAL' ? line + 1 : line;
   }
 
+  /** A lint about `node`; one about a `--set` value names the `--set` (it has no line). */
+  private add(node: Node | null | undefined, lint: Lint): void {
+    const origin = setOriginOf(node);
+    this.lints.push(origin ? { ...lint, origin } : lint);
+  }
+
   report(node: Node | null | undefined, message: string): void {
-    this.lints.push(lintAt(lineOf(node, this.lines), message));
+    this.add(node, lintAt(lineOf(node, this.lines), message));
   }
 
   /** Follows aliases (bounded, so an alias bomb cannot make linting explode). */

@@ -1,12 +1,15 @@
 // `--set path=value` overrides applied to the parsed document before lint, so every other line
 // keeps its position. Dot paths; a numeric segment indexes an array; the value reads as YAML.
-import { isMap, isSeq, parse } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, type Node, parse } from 'yaml';
 import { ConfigError } from '../engine/errors.js';
+import { markSetOrigin } from './set_origins.js';
 import type { ParsedYaml } from './yaml_document.js';
 
 export interface SetOverride {
   path: string[];
   value: unknown;
+  /** As given: `a.b=c`. */
+  expression: string;
 }
 
 /** Parses `a.b.0.c=value`. */
@@ -26,11 +29,11 @@ export function parseSetOverride(expression: string): SetOverride {
       value = text;
     }
   }
-  return { path, value };
+  return { path, value, expression };
 }
 
 export function applySetOverrides(parsed: ParsedYaml, overrides: readonly SetOverride[]): void {
-  for (const { path, value } of overrides) {
+  for (const { path, value, expression } of overrides) {
     const keys: (string | number)[] = [];
     for (const segment of path) {
       const parent = keys.length === 0 ? parsed.doc.contents : parsed.doc.getIn(keys, true);
@@ -41,6 +44,23 @@ export function applySetOverrides(parsed: ParsedYaml, overrides: readonly SetOve
         );
       }
     }
-    parsed.doc.setIn(keys, parsed.doc.createNode(value));
+    const node = parsed.doc.createNode(value);
+    markSetOrigin(node, expression);
+    parsed.doc.setIn(keys, node);
+    markCreatedKeys(parsed, keys, expression);
+  }
+}
+
+/** Keys (and maps) that setIn created along the path are the `--set`'s too, not line 1's. */
+function markCreatedKeys(parsed: ParsedYaml, keys: readonly (string | number)[], expression: string): void {
+  let parent: unknown = parsed.doc.contents;
+  for (const key of keys) {
+    if (!isMap(parent)) return;
+    const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === key);
+    if (!pair) return;
+    if (!isNode(pair.key)) pair.key = parsed.doc.createNode(pair.key);
+    if (!(pair.key as Node).range) markSetOrigin(pair.key, expression);
+    if (isNode(pair.value) && !pair.value.range) markSetOrigin(pair.value, expression);
+    parent = pair.value;
   }
 }

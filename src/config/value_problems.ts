@@ -22,7 +22,7 @@ export function normaliseAll<T>(ctx: NormaliseContext, convert: (ctx: NormaliseC
 export function failAt(ctx: NormaliseContext, docPath: readonly (string | number)[], message: string): never {
   const at = positionAt(ctx, docPath);
   if (at === undefined) throw new ConfigError(message);
-  const problem = { line: at.line, column: at.col, message };
+  const problem = lintAtPosition(at, message);
   throw new PositionedConfigError(inDocumentOrder([...(ctx.problems ?? []), problem]));
 }
 
@@ -35,8 +35,15 @@ export function problemAt<T>(
 ): T {
   const at = ctx.problems && positionAt(ctx, docPath);
   if (!at) return failAt(ctx, docPath, message);
-  ctx.problems!.push({ line: at.line, column: at.col, message });
+  ctx.problems!.push(lintAtPosition(at, message));
   return fallback;
+}
+
+/** A problem at `at`; one in a `--set` value names the `--set`. */
+function lintAtPosition(at: TextPosition, message: string): Lint {
+  const problem: Lint = { line: at.line, column: at.col, message };
+  if (at.origin) problem.origin = at.origin;
+  return problem;
 }
 
 function positionAt(ctx: NormaliseContext, docPath: readonly (string | number)[]): TextPosition | undefined {

@@ -15,6 +15,7 @@ import {
 } from 'yaml';
 import { parseSimpleYaml } from './fast_yaml.js';
 import { configErrorAt } from './positioned_error.js';
+import { setOriginOf } from './set_origins.js';
 
 export interface ParsedYaml {
   readonly doc: Document;
@@ -139,10 +140,14 @@ function checkStructure(node: unknown, depth: number, lines: LineCounter, file?:
 export interface TextPosition {
   readonly line: number;
   readonly col: number;
+  /** `--set a.b=c` for a value given on the command line (then line and col are 1). */
+  readonly origin?: string;
 }
 
 /** Where a node starts (for a block map: its first key); undefined for a node without a range. */
 export function positionOf(node: Node | null | undefined, lines: LineCounter): TextPosition | undefined {
+  const origin = setOriginOf(node);
+  if (origin) return { line: 1, col: 1, origin };
   const offset = node?.range?.[0];
   return offset === undefined ? undefined : lines.linePos(offset);
 }

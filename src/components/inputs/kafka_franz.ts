@@ -11,7 +11,13 @@ import { BatchedInput } from '../brokers/batched_input.js';
 import { type BatchingConfig, batchingEnabled, batchingField } from '../fields/batching.js';
 import { durationMs } from '../fields/duration.js';
 import { PartitionCheckpoints } from '../kafka/checkpoints.js';
-import { describeKafkaError, type KafkaModule, kafkaClientOptions, loadKafka } from '../kafka/client.js';
+import {
+  answerWithin,
+  describeKafkaError,
+  type KafkaModule,
+  kafkaClientOptions,
+  loadKafka,
+} from '../kafka/client.js';
 import { byteSize, type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
 import { recordToMessage } from '../kafka/records.js';
 
@@ -82,6 +88,13 @@ export function lintKafkaFranzInput(config: KafkaFranzInputConfig): string[] {
 export function topicSelection(config: KafkaFranzInputConfig): TopicSelection {
   const problem = lintKafkaFranzInput(config)[0];
   if (problem) throw new ConfigError(`kafka_franz: ${problem}`);
+  // Static membership needs @platformatic/kafka 1.27 or later, which requires Node 22.19; nekton
+  // pins 1.22 so that it installs and runs on the Node 20 it claims. Refused, never ignored.
+  if (config.instance_id) {
+    throw new ConfigError(
+      'kafka_franz: instance_id (static group membership) is not supported by nekton on its Node 20 Kafka client',
+    );
+  }
   const topics = entries(config.topics);
   const include = compileConfigPatterns(
     entries(config.regexp_topics_include),
@@ -139,10 +152,13 @@ export class KafkaFranzReader implements InputReader {
       durationMs(this.config.session_timeout, 'session_timeout'),
     );
     const fetchWaitMs = durationMs(this.config.fetch_max_wait, 'fetch_max_wait');
+    // fetch_max_partition_bytes is checked but has no effect: 1.22 (the last @platformatic/kafka
+    // release that runs on Node 20) asks each partition for up to fetch_max_bytes.
+    byteSize(this.config.fetch_max_partition_bytes, 'fetch_max_partition_bytes');
+    const clientOptions = await kafkaClientOptions(this.config, Math.max(rebalanceMs, fetchWaitMs));
     const consumer = new kafka.Consumer({
-      ...(await kafkaClientOptions(this.config, Math.max(rebalanceMs, fetchWaitMs))),
+      ...clientOptions,
       groupId: group,
-      groupInstanceId: this.config.instance_id || undefined,
       sessionTimeout: durationMs(this.config.session_timeout, 'session_timeout'),
       // The library refuses a rebalance timeout below the session timeout, which the reference's
       // own defaults (45s, 1m) are: use the larger.
@@ -150,20 +166,21 @@ export class KafkaFranzReader implements InputReader {
       heartbeatInterval: durationMs(this.config.heartbeat_interval, 'heartbeat_interval'),
       minBytes: byteSize(this.config.fetch_min_bytes, 'fetch_min_bytes'),
       maxBytes: byteSize(this.config.fetch_max_bytes, 'fetch_max_bytes'),
-      maxBytesPerPartition: byteSize(this.config.fetch_max_partition_bytes, 'fetch_max_partition_bytes'),
       maxWaitTime: fetchWaitMs,
-      isolationLevel: this.config.transaction_isolation_level === 'read_committed' ? 1 : 0,
+      isolationLevel:
+        this.config.transaction_isolation_level === 'read_committed' ? 'READ_COMMITTED' : 'READ_UNCOMMITTED',
     });
     let stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>;
     try {
-      const topics = await this.resolveTopics(kafka);
       const start = startMode(this.config);
-      stream = await consumer.consume({
-        topics,
-        autocommit: false,
-        mode: 'committed',
-        fallbackMode: start === 'committed' ? 'fail' : start,
-      });
+      const subscribe = async () =>
+        consumer.consume({
+          topics: await this.resolveTopics(kafka),
+          autocommit: false,
+          mode: 'committed',
+          fallbackMode: start === 'committed' ? 'fail' : start,
+        });
+      stream = await answerWithin(subscribe(), clientOptions);
     } catch (err) {
       await closeConsumer(consumer);
       throw new Error(`kafka_franz: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
@@ -367,7 +384,11 @@ export const spec: ComponentSpec<KafkaFranzInputConfig, Input> = {
       }),
     ),
     field.string('rack_id', 'The rack of this consumer (not used by nekton).', { default: '', ...a }),
-    field.string('instance_id', 'A static group member id.', { default: '', ...a }),
+    field.string(
+      'instance_id',
+      'A static group member id. Refused by nekton: its Node 20 Kafka client has no static membership.',
+      { default: '', ...a },
+    ),
     field.string('rebalance_timeout', 'How long a rebalance may take.', { default: '45s', ...a }),
     field.string('session_timeout', 'How long the group waits for a silent member.', { default: '1m', ...a }),
     field.string('heartbeat_interval', 'How often the member heartbeats.', { default: '3s', ...a }),

@@ -31,7 +31,8 @@ export async function kafkaClientOptions(
     bootstrapBrokers: seedBrokers(config.seed_brokers),
     metadataMaxAge: durationMs(config.metadata_max_age, 'metadata_max_age'),
     connectTimeout: connectMs > 0 ? connectMs : DEFAULT_CONNECT_TIMEOUT_MS,
-    requestTimeout: durationMs(config.request_timeout_overhead, 'request_timeout_overhead') + longestWaitMs,
+    // `timeout` is the library's request timeout (named requestTimeout from 1.27, which needs Node 22).
+    timeout: durationMs(config.request_timeout_overhead, 'request_timeout_overhead') + longestWaitMs,
     // The engine reconnects with its own backoff; the client should fail fast and say why.
     retries: 0,
   };
@@ -59,6 +60,20 @@ function saslOptions(list: SaslConfig[]): BaseOptions['sasl'] {
  * `Cannot connect to any broker: Connection to 127.0.0.1:9 failed (connect ECONNREFUSED 127.0.0.1:9)`:
  * the library nests the per-broker reasons in AggregateErrors and causes.
  */
+/**
+ * `work`, or a `Request timed out` error once the client's connect and request timeouts have both
+ * passed without an answer: the pinned 1.22 (the last release that runs on Node 20) has no request
+ * timeout of its own, so a peer that accepts and never answers would hold a connect for ever.
+ */
+export function answerWithin<T>(work: Promise<T>, options: BaseOptions): Promise<T> {
+  const ms = (options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS) + (options.timeout ?? 0);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Request timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
 export function describeKafkaError(err: unknown): string {
   const text = describeNested(err);
   // The library's words for a peer that is not (or not yet) a working Kafka broker.

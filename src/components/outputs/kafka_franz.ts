@@ -10,7 +10,13 @@ import type { Batch } from '../../message/message.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { durationMs } from '../fields/duration.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
-import { describeKafkaError, type KafkaModule, kafkaClientOptions, loadKafka } from '../kafka/client.js';
+import {
+  answerWithin,
+  describeKafkaError,
+  type KafkaModule,
+  kafkaClientOptions,
+  loadKafka,
+} from '../kafka/client.js';
 import { type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
 import { messageToRecord, type RecordTemplate } from '../kafka/records.js';
 
@@ -124,8 +130,9 @@ export class KafkaFranzWriter implements OutputWriter {
   async connect(): Promise<void> {
     await this.drop();
     const kafka = await this.load();
+    const clientOptions = await kafkaClientOptions(this.config, this.timeoutMs);
     const producer = new kafka.Producer<Buffer, Buffer, Buffer, Buffer>({
-      ...(await kafkaClientOptions(this.config, this.timeoutMs)),
+      ...clientOptions,
       acks: this.settings.acks,
       // Idempotence is asked for per send: a producer constructed idempotent never settles its
       // metadata request while no broker answers (seen with @platformatic/kafka 1.35).
@@ -134,7 +141,7 @@ export class KafkaFranzWriter implements OutputWriter {
     });
     try {
       // The client connects lazily: asking for the cluster's metadata proves a broker answers.
-      await producer.metadata({ topics: [] });
+      await answerWithin(producer.metadata({ topics: [] }), clientOptions);
     } catch (err) {
       await closeProducer(producer);
       throw new Error(`kafka_franz: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
@@ -187,8 +194,8 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /** Closes without waiting for requests in flight (the overload with `force` returns the promise). */
 async function closeProducer(producer: Producer<Buffer, Buffer, Buffer, Buffer>): Promise<void> {
-  const close = producer.close.bind(producer) as (force?: boolean) => Promise<void>;
-  await close(true).catch(() => undefined);
+  // The pinned 1.22 (the last release that runs on Node 20) closes at once and takes no `force`.
+  await producer.close().catch(() => undefined);
 }
 
 /** Lost connections make the engine reconnect; anything else (too large, unknown topic...) fails the write. */
