@@ -1,12 +1,10 @@
 // Which configs have tests, from `nekton test` arguments: a file (a config or its
 // `*_benthos_test.yaml` / `*_bento_test.yaml` definition), a quoted glob, `dir/...` (every YAML
 // file under dir) or a plain directory (the YAML files in it), as the reference pairs them.
-import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, normalize } from 'node:path';
-import { isDynamicPattern } from 'tinyglobby';
-import { filesOfPattern } from '../../config/path_patterns.js';
 import { errorMessage } from '../../engine/errors.js';
+import { filesOfPathArgument } from '../path_arguments.js';
 import { parseTestCases, type TestCase } from './definition.js';
 
 const TEST_SUFFIXES = ['_benthos_test', '_bento_test'];
@@ -32,34 +30,8 @@ export async function findTestTargets(args: readonly string[]): Promise<TestTarg
 
 async function filesOfArguments(args: readonly string[]): Promise<string[]> {
   const files: string[] = [];
-  for (const arg of args) {
-    const root = recursiveRoot(arg);
-    if (root !== undefined) files.push(...(await yamlFilesIn(root, true)));
-    else if (isDynamicPattern(arg)) files.push(...(await filesOfPattern(arg)));
-    else if (await isDirectory(arg)) files.push(...(await yamlFilesIn(arg, false)));
-    else files.push(arg);
-  }
+  for (const arg of args) files.push(...(await filesOfPathArgument(arg, YAML_EXTENSION)).files);
   return files;
-}
-
-/** `./...`, `...` and `dir/...` walk a tree (Go's package pattern, as the reference reads it). */
-function recursiveRoot(arg: string): string | undefined {
-  if (arg === '...' || arg === './...') return '.';
-  if (arg.endsWith('/...')) return arg.slice(0, -'/...'.length) || '/';
-  return undefined;
-}
-
-async function yamlFilesIn(dir: string, recursive: boolean): Promise<string[]> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { recursive, withFileTypes: true });
-  } catch (err) {
-    throw new Error(`${dir}: ${errorMessage(err)}`);
-  }
-  return entries
-    .filter((e) => e.isFile() && YAML_EXTENSION.test(e.name))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
 }
 
 /** The config and definition paths for a path naming either of them. */
@@ -103,14 +75,6 @@ async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
   } catch {
     return false;
   }
