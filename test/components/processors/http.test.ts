@@ -6,7 +6,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { registry } from '../../../src/components/registry.js';
 import { normaliseComponent } from '../../../src/config/normalise.js';
 import { schemaProvider } from '../../../src/config/schema.js';
-import type { Processor } from '../../../src/engine/component.js';
+import type { Processor, RateLimit } from '../../../src/engine/component.js';
+import { ResourceManager } from '../../../src/engine/resources.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestEnv } from '../../helpers/context.js';
 
@@ -60,8 +61,8 @@ describe('http processor', () => {
     for (const p of built.splice(0)) await p.close();
   });
 
-  async function build(raw: Record<string, unknown>): Promise<Processor> {
-    const proc = await createTestEnv().builder.buildProcessor(processorConfig(raw));
+  async function build(raw: Record<string, unknown>, resources?: ResourceManager): Promise<Processor> {
+    const proc = await createTestEnv({ resources }).builder.buildProcessor(processorConfig(raw));
     built.push(proc);
     return proc;
   }
@@ -249,6 +250,47 @@ describe('http processor', () => {
     const [out] = await caught.process(failed ?? []);
     assert.equal(out?.[0]?.text(), 'caught 502');
     assert.equal(out?.[0]?.error, null);
+  });
+
+  it('answers with a redirect when follow_redirects is off, and follows it otherwise', async () => {
+    const redirect = status(302, 'moved', { location: '/elsewhere' });
+    script = [redirect];
+    const stay = await http({ follow_redirects: false, retries: 0 });
+    const [kept] = await stay.process([new Message('x')]);
+    assert.deepEqual(
+      [kept?.[0]?.text(), kept?.[0]?.getMeta('http_status_code'), kept?.[0]?.error],
+      ['moved', 302, null],
+    );
+    seen.length = 0;
+    script = [redirect, status(200, 'arrived')];
+    const follow = await http({});
+    const [moved] = await follow.process([new Message('x')]);
+    assert.equal(moved?.[0]?.text(), 'arrived');
+    assert.deepEqual(
+      seen.map((s) => [s.method, s.url]),
+      [
+        ['POST', '/api'],
+        ['GET', '/elsewhere'],
+      ],
+    );
+  });
+
+  it('asks the rate_limit resource before every request and waits when told to', async () => {
+    const waits = [0, 20, 0];
+    let asked = 0;
+    const limiter: RateLimit = {
+      access: async () => waits[asked++] ?? 0,
+      close: async () => {},
+    };
+    const resources = new ResourceManager();
+    await resources.set('rate_limit', 'gate', limiter, {});
+    const proc = await build({ http: { url: `${base}/api`, rate_limit: 'gate' } }, resources);
+    const [out] = await proc.process([new Message('a'), new Message('b')]);
+    assert.deepEqual(
+      out?.map((m) => m.text()),
+      ['echo:a', 'echo:b'],
+    );
+    assert.equal(asked, 3, 'one access for a, two for b (the first said wait)');
   });
 
   it('fails at build for a missing rate limit resource or an unsupported auth', async () => {
