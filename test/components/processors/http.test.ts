@@ -169,6 +169,36 @@ describe('http processor', () => {
     );
   });
 
+  it('flags the messages when a multipart response has no parts, or several where one is expected', async () => {
+    const twoParts = status(200, '--B\r\n\r\n1\r\n--B\r\n\r\n2\r\n--B--\r\n', {
+      'content-type': 'multipart/mixed; boundary=B',
+    });
+    script = [status(200, 'garbage', { 'content-type': 'multipart/mixed; boundary=B' })];
+    const whole = await http({ batch_as_multipart: true });
+    const [empty] = await whole.process([new Message('a'), new Message('b')]);
+    assert.deepEqual(
+      empty?.map((m) => [m.text(), m.error?.message]),
+      [
+        ['a', `HTTP response from '${base}/api' was empty`],
+        ['b', `HTTP response from '${base}/api' was empty`],
+      ],
+    );
+    script = [twoParts, status(200, 'single')];
+    const parallel = await http({ parallel: true });
+    const [out] = await parallel.process([new Message('a'), new Message('b')]);
+    assert.deepEqual(out?.map((m) => m.error?.message ?? m.text()).sort(), [
+      'single',
+      'unexpected response size: 2',
+    ]);
+    script = [twoParts];
+    const serial = await http({});
+    const [split] = await serial.process([new Message('a')]);
+    assert.deepEqual(
+      split?.map((m) => m.text()),
+      ['1', '2'],
+    );
+  });
+
   it('retries failed requests, then succeeds', async () => {
     script = [status(500), status(503), status(429)];
     const proc = await http({ retries: 3 });
