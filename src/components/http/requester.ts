@@ -37,6 +37,7 @@ export class HttpRequestError extends Error {
     message: string,
     readonly status?: number,
     readonly body?: Buffer,
+    readonly headers?: IncomingHttpHeaders,
   ) {
     super(message);
     this.name = 'HttpRequestError';
@@ -44,6 +45,14 @@ export class HttpRequestError extends Error {
 }
 
 const MAX_REDIRECTS = 10;
+
+export interface RequesterOptions {
+  /**
+   * A `drop_on` status fails the request (without retries) instead of resolving null: the
+   * reference's http processor flags the message, while the output drops it.
+   */
+  dropOnFails?: boolean;
+}
 
 export class HttpRequester {
   private readonly url: Interpolation;
@@ -64,6 +73,7 @@ export class HttpRequester {
     private readonly ctx: BuildContext,
     private readonly httpAgent: HttpAgent,
     private readonly httpsAgent: HttpsAgent,
+    private readonly options: RequesterOptions,
   ) {
     this.url = ctx.interpolation(config.url, 'url');
     this.headers = Object.entries(config.headers).map(([k, v]) => [k, ctx.interpolation(v, `headers.${k}`)]);
@@ -86,6 +96,7 @@ export class HttpRequester {
     config: HttpClientConfig,
     ctx: BuildContext,
     maxSockets: number,
+    options: RequesterOptions = {},
   ): Promise<HttpRequester> {
     for (const name of ['oauth', 'oauth2', 'jwt'] as const) {
       if (config[name]?.enabled)
@@ -99,6 +110,7 @@ export class HttpRequester {
       ctx,
       new (nodeHttp().Agent)(agentOptions),
       new (nodeHttps().Agent)({ ...agentOptions, ...tls }),
+      options,
     );
   }
 
@@ -131,18 +143,25 @@ export class HttpRequester {
         if (!(await sleep(wait, this.stop.signal))) break;
       }
       await this.awaitRateLimit();
+      let res: HttpResponse;
       try {
-        const res = await this.request(this.config.verb, url, headers, body);
-        if (this.dumpLevel()) this.dump(url, res);
-        if ((res.status >= 200 && res.status < 300) || this.successfulOn.has(res.status)) return res;
-        if (this.dropOn.has(res.status)) return null;
-        lastError = new HttpRequestError(
-          `${this.config.verb} ${url}: HTTP status ${res.status}`,
-          res.status,
-          res.body,
-        );
+        res = await this.request(this.config.verb, url, headers, body);
       } catch (err) {
         lastError = new HttpRequestError(`${this.config.verb} ${url}: ${(err as Error).message}`);
+        this.logger.debug({ err: lastError.message, attempt }, 'HTTP request failed');
+        continue;
+      }
+      if (this.dumpLevel()) this.dump(url, res);
+      if (this.succeeded(res.status)) return res;
+      lastError = new HttpRequestError(
+        `${this.config.verb} ${url}: HTTP status ${res.status}`,
+        res.status,
+        res.body,
+        res.headers,
+      );
+      if (this.dropOn.has(res.status)) {
+        if (this.options.dropOnFails) throw lastError;
+        return null;
       }
       this.logger.debug({ err: lastError.message, attempt }, 'HTTP request failed');
     }
@@ -186,6 +205,15 @@ export class HttpRequester {
     if ((status >= 200 && status < 300) || this.successfulOn.has(status)) return res;
     res.resume();
     throw new HttpRequestError(`${this.config.verb} ${url}: HTTP status ${status}`, status);
+  }
+
+  /** In the reference's order: drop_on and backoff_on win over successful_on, which wins over 2xx. */
+  private succeeded(status: number): boolean {
+    if (this.dropOn.has(status) || this.backoffOn.has(status)) return false;
+    if (this.successfulOn.has(status)) return true;
+    // With redirects not followed, a 3xx is the answer.
+    if (!this.config.follow_redirects && status >= 300 && status <= 399) return true;
+    return status >= 200 && status <= 299;
   }
 
   close(): void {
