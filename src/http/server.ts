@@ -223,6 +223,9 @@ export class HttpServer {
    * the socket with upgradeOf(req), and any plain answer it gives closes the connection.
    */
   private readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Node hands an upgraded socket over with no 'error' listener: a reset would be uncaught and
+    // kill the process. Whoever takes the socket over (ws) adds its own; this one just drops it.
+    socket.on('error', () => socket.destroy());
     const res = new (nodeHttp().ServerResponse)(req);
     res.assignSocket(socket as Socket);
     res.shouldKeepAlive = false;

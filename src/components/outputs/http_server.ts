@@ -94,6 +94,8 @@ export class HttpServerWriter implements OutputWriter {
           )
         : nodeHttp().createServer(handler);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // An upgraded socket comes without an 'error' listener: a client reset must not be uncaught.
+      socket.on('error', () => socket.destroy());
       if ((req.url ?? '/').split('?')[0] === this.config.ws_path && this.config.ws_path) {
         this.wss?.handleUpgrade(req, socket, head, (ws) => void this.serveWs(ws));
       } else socket.destroy();
