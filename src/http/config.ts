@@ -1,6 +1,7 @@
 // The `http` section of the service config, its defaults and the checks run before the server starts.
 import { parseDurationMs } from '../config/duration.js';
 import { ConfigError, FieldValueError } from '../engine/errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from './body_limit.js';
 
 export type BasicAuthAlgorithm = 'md5' | 'sha256' | 'bcrypt' | 'scrypt';
 
@@ -31,6 +32,8 @@ export interface HttpConfig {
   read_header_timeout: string;
   /** Go duration: time allowed to receive a whole request, body included; 0s = no limit. */
   read_timeout: string;
+  /** nekton only: the largest request body read, in bytes (413 above it). */
+  max_body_size: number;
   cors: CorsConfig;
   basic_auth: BasicAuthConfig;
 }
@@ -53,6 +56,7 @@ export function defaultHttpConfig(): HttpConfig {
     key_file: '',
     read_header_timeout: '10s',
     read_timeout: '60s',
+    max_body_size: DEFAULT_MAX_BODY_BYTES,
     cors: { enabled: false, allowed_origins: [] },
     basic_auth: {
       enabled: false,
@@ -81,6 +85,9 @@ export function validateHttpConfig(config: HttpConfig): void {
   const requestMs = timeoutMs(config, 'read_timeout');
   if (requestMs > 0 && headerMs > requestMs) {
     throw new ConfigError('read_header_timeout must not be longer than read_timeout');
+  }
+  if (!Number.isSafeInteger(config.max_body_size) || config.max_body_size < 1) {
+    throw new FieldValueError('http.max_body_size', 'must be a whole number of bytes above 0', true);
   }
   if ((config.cert_file === '') !== (config.key_file === '')) {
     throw new ConfigError('both cert_file and key_file must be specified, or neither');

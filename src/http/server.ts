@@ -11,6 +11,7 @@ import { errorMessage } from '../engine/errors.js';
 import { nodeHttp, nodeHttps } from '../engine/lazy_builtins.js';
 import { type ListenAddress, parseListenAddress } from './address.js';
 import { type AuthVerdict, type BasicAuthenticator, createBasicAuthenticator } from './basic-auth.js';
+import { bodyTooLarge, declaredTooLarge, setProcessBodyLimit, tagBodyLimit } from './body_limit.js';
 import { registerBuiltinEndpoints } from './builtin-endpoints.js';
 import {
   type HttpConfig,
@@ -94,6 +95,7 @@ export class HttpServer {
       ...options.timeouts,
     };
     this.logger = options.logger;
+    setProcessBodyLimit(this.config.max_body_size);
 
     const register = this.register.bind(this);
     registerBuiltinEndpoints(
@@ -207,7 +209,9 @@ export class HttpServer {
   /** The request entry point (public so the server can be embedded or driven directly). */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
+      tagBodyLimit(req, this.config.max_body_size);
       if (this.cors?.(req, res)) return;
+      if (declaredTooLarge(req, this.config.max_body_size)) throw bodyTooLarge(this.config.max_body_size);
       const path = requestPath(req.url);
       const match = path === undefined ? undefined : (this.own.match(path) ?? this.streams.match(path));
       if (path === undefined) sendError(res, 400, 'Bad Request');

@@ -13,7 +13,12 @@ describe('upgrade requests that reset', () => {
   before(async () => {
     server = await startServer({
       config: {
-        basic_auth: { enabled: true, username: 'admin', password_hash: SHA256_OF_SECRET, algorithm: 'sha256' },
+        basic_auth: {
+          enabled: true,
+          username: 'admin',
+          password_hash: SHA256_OF_SECRET,
+          algorithm: 'sha256',
+        },
       },
     });
     server.register('/streams/{id}', 'A stand-in API route.', (_req, res) => {
@@ -39,7 +44,9 @@ describe('upgrade requests that reset', () => {
         rawExchange(port, upgradeRequest('/ping'), { then: 'end' }),
       ]);
     }
-    const reply = await send(server, '/ping', { headers: { authorization: basicAuthHeader('admin', 'secret') } });
+    const reply = await send(server, '/ping', {
+      headers: { authorization: basicAuthHeader('admin', 'secret') },
+    });
     assert.equal(reply.status, 200);
   });
 });
