@@ -58,7 +58,7 @@ function streamBody(
 }
 
 function declaredHuge(port: number, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const req = request(
       {
         host: '127.0.0.1',

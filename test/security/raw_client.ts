@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 
 export interface RawOptions {
   /** What to do once the bytes are written: reset (RST), end (half-close) or read the answer. */
-  then: 'reset' | 'end' | 'read';
+  after: 'reset' | 'end' | 'read';
   /** Wait this long after writing before the reset/end (0 = at once). */
   delayMs?: number;
 }
@@ -20,8 +20,8 @@ export function rawExchange(port: number, bytes: string | Buffer, options: RawOp
     socket.setTimeout(3000, () => socket.destroy());
     socket.on('connect', () => {
       socket.write(bytes);
-      if (options.then === 'read') return;
-      const act = () => (options.then === 'reset' ? socket.resetAndDestroy() : socket.end());
+      if (options.after === 'read') return;
+      const act = () => (options.after === 'reset' ? socket.resetAndDestroy() : socket.end());
       if (options.delayMs) setTimeout(act, options.delayMs);
       else act();
     });

@@ -31,7 +31,7 @@ describe('upgrade requests that reset', () => {
     const port = server.port as number;
     for (let round = 0; round < 40; round++) {
       const tries = ['/ping', '/no/such/path', '/streams/abc', '/nekton/streams/abc'].map((path) =>
-        rawExchange(port, upgradeRequest(path), { then: 'reset', delayMs: round % 4 }),
+        rawExchange(port, upgradeRequest(path), { after: 'reset', delayMs: round % 4 }),
       );
       await Promise.all(tries);
     }
@@ -40,8 +40,8 @@ describe('upgrade requests that reset', () => {
     const big = upgradeRequest('/streams/abc').replace('\r\n\r\n', `\r\n${auth}\r\n`);
     for (let round = 0; round < 20; round++) {
       await Promise.all([
-        rawExchange(port, big, { then: 'reset', delayMs: round % 3 }),
-        rawExchange(port, upgradeRequest('/ping'), { then: 'end' }),
+        rawExchange(port, big, { after: 'reset', delayMs: round % 3 }),
+        rawExchange(port, upgradeRequest('/ping'), { after: 'end' }),
       ]);
     }
     const reply = await send(server, '/ping', {
