@@ -108,6 +108,28 @@ export function validateHttpConfig(config: HttpConfig): void {
     const saltError = base64Problem(auth.salt);
     if (saltError) throw new ConfigError(`invalid salt : ${saltError}`);
   }
+  const hashError = passwordHashProblem(auth.password_hash, auth.algorithm as BasicAuthAlgorithm);
+  // The reference starts and answers 500 to every request; nekton refuses to start instead.
+  if (hashError) throw new ConfigError(`invalid password_hash : ${hashError}`);
+}
+
+/** Digest sizes: a hash of another length can never match, so no password would ever get in. */
+const DIGEST_BYTES: Partial<Record<BasicAuthAlgorithm, number>> = { md5: 16, sha256: 32, scrypt: 32 };
+const BCRYPT_HASH = /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+/** Why `password_hash` can never verify a password with `algorithm`, or undefined. */
+export function passwordHashProblem(hash: string, algorithm: BasicAuthAlgorithm): string | undefined {
+  const base64Error = base64Problem(hash);
+  if (base64Error) return base64Error;
+  const decoded = Buffer.from(hash, 'base64');
+  if (algorithm === 'bcrypt') {
+    return BCRYPT_HASH.test(decoded.toString('latin1')) ? undefined : 'not the base64 of a bcrypt hash';
+  }
+  const size = DIGEST_BYTES[algorithm];
+  if (size !== undefined && decoded.length !== size) {
+    return `a ${algorithm} digest is ${size} bytes, this one is ${decoded.length}`;
+  }
+  return undefined;
 }
 
 /** A timeout field in milliseconds; throws a ConfigError naming the field when it is not a duration. */
