@@ -11,6 +11,7 @@ import type { BuildContext } from '../../engine/context.js';
 import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
 import { bodyLimitOf, bodyTooLarge, declaredTooLarge } from '../../http/body_limit.js';
 import { HttpError } from '../../http/http-error.js';
+import { OWN_SERVER_OPTIONS } from '../../http/own_server.js';
 import { type Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
@@ -193,10 +194,14 @@ export class HttpServerReader implements InputReader {
     const server =
       this.config.cert_file || this.config.key_file
         ? nodeHttps().createServer(
-            { cert: await readFile(this.config.cert_file), key: await readFile(this.config.key_file) },
+            {
+              ...OWN_SERVER_OPTIONS,
+              cert: await readFile(this.config.cert_file),
+              key: await readFile(this.config.key_file),
+            },
             handler,
           )
-        : nodeHttp().createServer(handler);
+        : nodeHttp().createServer(OWN_SERVER_OPTIONS, handler);
     const { host, port } = splitAddress(this.config.address);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
