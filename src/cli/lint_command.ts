@@ -4,6 +4,7 @@ import { registry } from '../components/registry.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { ConfigError } from '../engine/errors.js';
+import { httpConfigProblem } from '../http/config.js';
 import { lintTargets } from './lint_targets.js';
 import type { GlobalOptions } from './main.js';
 
@@ -28,6 +29,9 @@ export async function lintFiles(args: string[], options: GlobalOptions): Promise
         const loaded = await loadConfigFile(file, { provider, sets: options.set, envFiles: options.envFile });
         for (const lint of loaded.lints) process.stdout.write(`${lint}\n`);
         problems += loaded.lints.length;
+        // What would stop the HTTP server at start (a password_hash that can never match...).
+        const httpProblem = httpConfigProblem(loaded.config.http);
+        if (httpProblem) report(new ConfigError(`${file}: http: ${httpProblem}`));
       } catch (err) {
         report(err);
       }

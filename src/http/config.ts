@@ -132,6 +132,16 @@ export function passwordHashProblem(hash: string, algorithm: BasicAuthAlgorithm)
   return undefined;
 }
 
+/** What validateHttpConfig would refuse the section for (for `nekton lint`), or undefined. */
+export function httpConfigProblem(input: HttpConfigInput | undefined): string | undefined {
+  try {
+    validateHttpConfig(resolveHttpConfig(input));
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 /** A timeout field in milliseconds; throws a ConfigError naming the field when it is not a duration. */
 export function timeoutMs(config: HttpConfig, name: 'read_header_timeout' | 'read_timeout'): number {
   let ms: number;
