@@ -239,6 +239,7 @@ export class HttpServer {
       // (API, playground, built-ins) take no request a web page sent from elsewhere.
       const refusal = own ? this.siteGuard(req) : undefined;
       if (refusal !== undefined) {
+        if (mayHaveBody(req)) res.setHeader('Connection', 'close');
         sendError(res, 403, `Forbidden: ${refusal}`);
         return;
       }
@@ -301,6 +302,8 @@ export class HttpServer {
       res.setHeader('Retry-After', '1');
       sendError(res, 429, 'Too Many Requests');
     } else {
+      // A body an unauthenticated client is still sending is not worth reading: close after the 401.
+      if (mayHaveBody(req)) res.setHeader('Connection', 'close');
       res.setHeader('WWW-Authenticate', (this.auth as BasicAuthenticator).challenge);
       sendError(res, 401, 'Unauthorized');
     }
@@ -342,6 +345,12 @@ export class HttpServer {
     const [cert, key] = await Promise.all([readFile(this.config.cert_file), readFile(this.config.key_file)]);
     return nodeHttps().createServer({ ...options, cert, key }, this.handle);
   }
+}
+
+/** The request announced a body (which nobody will read when it is refused). */
+function mayHaveBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 const notFound: EndpointHandler = (_req, res) => sendError(res, 404, '404 page not found');

@@ -9,6 +9,7 @@ import { readBody } from '../../src/http/respond.js';
 import { HttpServer } from '../../src/http/server.js';
 import { configOf } from '../components/reference.js';
 import { createTestContext } from '../helpers/context.js';
+import { rawExchange } from '../security/raw_client.js';
 import { send, startServer } from './support.js';
 
 async function ownInput(): Promise<{ reader: HttpServerReader; port: number }> {
@@ -118,6 +119,27 @@ describe('body limits', { timeout: 30_000 }, () => {
       assert.equal(streamed.status, 413);
       assert.equal(await declaredHuge(server.port as number, '/ping'), 413);
       assert.equal((await send(server, '/ping')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('closes the connection after a 401 instead of reading the unauthenticated body', async () => {
+    const server = await startServer({
+      config: {
+        basic_auth: {
+          enabled: true,
+          username: 'admin',
+          password_hash: 'K7gNU3sdo+OL0wNhqoVWhr3g6s1xYv72ol/pe/Unols=',
+          algorithm: 'sha256',
+        },
+      },
+    });
+    try {
+      const head = `POST /ping HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+      const answer = await rawExchange(server.port as number, `${head}4\r\nabcd\r\n`, { after: 'read' });
+      assert.match(answer, /^HTTP\/1\.1 401/);
+      assert.match(answer, /\r\nConnection: close\r\n/i);
     } finally {
       await server.close();
     }
