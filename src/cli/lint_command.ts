@@ -5,6 +5,7 @@ import { registry } from '../components/registry.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { ConfigError } from '../engine/errors.js';
+import { httpConfigProblem } from '../http/config.js';
 import { lintTargets } from './lint_targets.js';
 import type { GlobalOptions } from './main.js';
 
@@ -46,7 +47,10 @@ export async function lintFiles(
           rejectDeprecated: flags.deprecated,
           requireLabels: flags.labels,
         });
-        found = loaded.lints;
+        found = [...loaded.lints];
+        // What would stop the HTTP server at start (a password_hash that can never match...).
+        const httpProblem = httpConfigProblem(loaded.config.http);
+        if (httpProblem) found.push(`${file}: http: ${httpProblem}`);
       } catch (err) {
         found = report(err);
       }

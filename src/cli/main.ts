@@ -174,7 +174,7 @@ export function buildProgram(): Command {
       '--max-body-size <bytes>',
       'largest request body the API accepts (larger is 413); suffixes KiB, MiB',
       parseByteSize,
-      10 * 1024 * 1024,
+      1024 * 1024,
     )
     .action(async (paths: string[], opts: Record<string, unknown>, command: Command) => {
       const { runStreamsCommand } = await import('../streams/command.js');

@@ -34,6 +34,15 @@ export const SERVICE_FIELDS: FieldSpec[] = [
         advanced: true,
       },
       {
+        name: 'max_body_size',
+        type: 'int',
+        kind: 'scalar',
+        description:
+          'nekton only: the largest request body (bytes) read by any listener of the process; larger is 413.',
+        default: 4194304,
+        advanced: true,
+      },
+      {
         name: 'cors',
         type: 'object',
         kind: 'scalar',

@@ -1,6 +1,7 @@
 // The `http` section of the service config, its defaults and the checks run before the server starts.
 import { parseDurationMs } from '../config/duration.js';
 import { ConfigError, FieldValueError } from '../engine/errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from './body_limit.js';
 
 export type BasicAuthAlgorithm = 'md5' | 'sha256' | 'bcrypt' | 'scrypt';
 
@@ -31,6 +32,8 @@ export interface HttpConfig {
   read_header_timeout: string;
   /** Go duration: time allowed to receive a whole request, body included; 0s = no limit. */
   read_timeout: string;
+  /** nekton only: the largest request body read, in bytes (413 above it). */
+  max_body_size: number;
   cors: CorsConfig;
   basic_auth: BasicAuthConfig;
 }
@@ -53,6 +56,7 @@ export function defaultHttpConfig(): HttpConfig {
     key_file: '',
     read_header_timeout: '10s',
     read_timeout: '60s',
+    max_body_size: DEFAULT_MAX_BODY_BYTES,
     cors: { enabled: false, allowed_origins: [] },
     basic_auth: {
       enabled: false,
@@ -82,6 +86,9 @@ export function validateHttpConfig(config: HttpConfig): void {
   if (requestMs > 0 && headerMs > requestMs) {
     throw new ConfigError('read_header_timeout must not be longer than read_timeout');
   }
+  if (!Number.isSafeInteger(config.max_body_size) || config.max_body_size < 1) {
+    throw new FieldValueError('http.max_body_size', 'must be a whole number of bytes above 0', true);
+  }
   if ((config.cert_file === '') !== (config.key_file === '')) {
     throw new ConfigError('both cert_file and key_file must be specified, or neither');
   }
@@ -100,6 +107,38 @@ export function validateHttpConfig(config: HttpConfig): void {
     if (auth.salt === '') throw new ConfigError('salt is required for scrypt');
     const saltError = base64Problem(auth.salt);
     if (saltError) throw new ConfigError(`invalid salt : ${saltError}`);
+  }
+  const hashError = passwordHashProblem(auth.password_hash, auth.algorithm as BasicAuthAlgorithm);
+  // The reference starts and answers 500 to every request; nekton refuses to start instead.
+  if (hashError) throw new ConfigError(`invalid password_hash : ${hashError}`);
+}
+
+/** Digest sizes: a hash of another length can never match, so no password would ever get in. */
+const DIGEST_BYTES: Partial<Record<BasicAuthAlgorithm, number>> = { md5: 16, sha256: 32, scrypt: 32 };
+const BCRYPT_HASH = /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+/** Why `password_hash` can never verify a password with `algorithm`, or undefined. */
+export function passwordHashProblem(hash: string, algorithm: BasicAuthAlgorithm): string | undefined {
+  const base64Error = base64Problem(hash);
+  if (base64Error) return base64Error;
+  const decoded = Buffer.from(hash, 'base64');
+  if (algorithm === 'bcrypt') {
+    return BCRYPT_HASH.test(decoded.toString('latin1')) ? undefined : 'not the base64 of a bcrypt hash';
+  }
+  const size = DIGEST_BYTES[algorithm];
+  if (size !== undefined && decoded.length !== size) {
+    return `a ${algorithm} digest is ${size} bytes, this one is ${decoded.length}`;
+  }
+  return undefined;
+}
+
+/** What validateHttpConfig would refuse the section for (for `nekton lint`), or undefined. */
+export function httpConfigProblem(input: HttpConfigInput | undefined): string | undefined {
+  try {
+    validateHttpConfig(resolveHttpConfig(input));
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
   }
 }
 

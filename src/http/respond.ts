@@ -1,5 +1,6 @@
 // Small writers shared by every handler, so error bodies look the same everywhere (Go's http.Error).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyLimitOf, bodyTooLarge, declaredTooLarge } from './body_limit.js';
 import { HttpError } from './http-error.js';
 
 export function sendText(res: ServerResponse, status: number, body: string): void {
@@ -28,10 +29,11 @@ export function sendError(res: ServerResponse, status: number, message: string):
  * Reads the whole request body, refusing (413) as soon as it would exceed `limitBytes`; nothing past
  * the limit is kept in memory.
  */
-export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${limitBytes} bytes`);
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limitBytes) {
+export function readBody(req: IncomingMessage, ownLimitBytes: number): Promise<Buffer> {
+  // The caller's limit, never above the server's `http.max_body_size`.
+  const limitBytes = Math.min(ownLimitBytes, bodyLimitOf(req));
+  const tooLarge = () => bodyTooLarge(limitBytes);
+  if (declaredTooLarge(req, limitBytes)) {
     req.resume(); // discard rather than leave the socket stalled
     return Promise.reject(tooLarge());
   }

@@ -11,6 +11,7 @@ import { errorMessage } from '../engine/errors.js';
 import { nodeHttp, nodeHttps } from '../engine/lazy_builtins.js';
 import { type ListenAddress, parseListenAddress } from './address.js';
 import { type AuthVerdict, type BasicAuthenticator, createBasicAuthenticator } from './basic-auth.js';
+import { bodyTooLarge, declaredTooLarge, setProcessBodyLimit, tagBodyLimit } from './body_limit.js';
 import { registerBuiltinEndpoints } from './builtin-endpoints.js';
 import {
   type HttpConfig,
@@ -25,11 +26,13 @@ import { type Endpoint, EndpointTier } from './endpoint_tier.js';
 import { HttpError } from './http-error.js';
 import { listenError } from './listen_error.js';
 import { sendError } from './respond.js';
+import { createSiteGuard, isLoopbackHost, type SiteGuard } from './site_guard.js';
 import { markUpgrade } from './upgrade.js';
 import { type BuildInfo, buildInfo } from './version.js';
 
 export interface ServerLogger {
   error(obj: object, msg: string): void;
+  warn?(msg: string): void;
 }
 
 export interface HttpTimeouts {
@@ -72,6 +75,7 @@ export class HttpServer {
   /** Endpoints of streams' components, matched only where no own route answers. */
   private readonly streams: EndpointTier;
   private readonly cors: CorsLayer | undefined;
+  private readonly siteGuard: SiteGuard;
   private readonly auth: BasicAuthenticator | undefined;
   private readonly listenAddress: ListenAddress | undefined;
   private readonly timeouts: HttpTimeouts;
@@ -86,6 +90,11 @@ export class HttpServer {
     this.streams = new EndpointTier(this.config.root_path);
     if (this.config.enabled) this.listenAddress = parseListenAddress(this.config.address);
     this.cors = this.config.cors.enabled ? createCorsLayer(this.config.cors) : undefined;
+    this.siteGuard = createSiteGuard({
+      allowedOrigins: this.config.cors.enabled ? this.config.cors.allowed_origins : [],
+      listenHost: this.listenAddress?.host,
+      port: () => this.port,
+    });
     this.auth = this.config.basic_auth.enabled ? createBasicAuthenticator(this.config.basic_auth) : undefined;
     this.timeouts = {
       headersMs: timeoutMs(this.config, 'read_header_timeout'),
@@ -94,6 +103,7 @@ export class HttpServer {
       ...options.timeouts,
     };
     this.logger = options.logger;
+    setProcessBodyLimit(this.config.max_body_size);
 
     const register = this.register.bind(this);
     registerBuiltinEndpoints(
@@ -172,6 +182,15 @@ export class HttpServer {
     server.on('error', (err) => this.logger?.error({ err }, 'http server error'));
     server.on('upgrade', this.handleUpgrade);
     this.server = server;
+    this.warnIfApiIsOpen();
+  }
+
+  /** The streams API on a reachable address with no auth lets anyone on the network run configs. */
+  private warnIfApiIsOpen(): void {
+    if (!this.own.get('/streams') || this.auth || isLoopbackHost(this.listenAddress?.host)) return;
+    this.logger?.warn?.(
+      `the streams API listens on ${this.config.address} without http.basic_auth: anyone who can reach it can run configs (which may read files and env); bind to 127.0.0.1 or enable basic auth`,
+    );
   }
 
   /** The bound address once listening. */
@@ -207,12 +226,27 @@ export class HttpServer {
   /** The request entry point (public so the server can be embedded or driven directly). */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
+      tagBodyLimit(req, this.config.max_body_size);
       if (this.cors?.(req, res)) return;
+      if (declaredTooLarge(req, this.config.max_body_size)) throw bodyTooLarge(this.config.max_body_size);
       const path = requestPath(req.url);
-      const match = path === undefined ? undefined : (this.own.match(path) ?? this.streams.match(path));
-      if (path === undefined) sendError(res, 400, 'Bad Request');
-      else if (!match) sendError(res, 404, '404 page not found');
-      else this.authorizeThenInvoke(match.value.handler, req, res, match.params);
+      if (path === undefined) {
+        sendError(res, 400, 'Bad Request');
+        return;
+      }
+      const own = this.own.match(path);
+      // Stream endpoints (http_server inputs...) keep their own CORS rules; the server's own routes
+      // (API, playground, built-ins) take no request a web page sent from elsewhere.
+      const refusal = own ? this.siteGuard(req) : undefined;
+      if (refusal !== undefined) {
+        if (mayHaveBody(req)) res.setHeader('Connection', 'close');
+        sendError(res, 403, `Forbidden: ${refusal}`);
+        return;
+      }
+      const match = own ?? this.streams.match(path);
+      // Behind auth an unknown path is 401 like a known one: 401 against 404 would list stream ids.
+      const handler = match ? match.value.handler : notFound;
+      this.authorizeThenInvoke(handler, req, res, match ? match.params : {});
     } catch (err) {
       this.fail(res, err);
     }
@@ -223,6 +257,9 @@ export class HttpServer {
    * the socket with upgradeOf(req), and any plain answer it gives closes the connection.
    */
   private readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Node hands an upgraded socket over with no 'error' listener: a reset would be uncaught and
+    // kill the process. Whoever takes the socket over (ws) adds its own; this one just drops it.
+    socket.on('error', () => socket.destroy());
     const res = new (nodeHttp().ServerResponse)(req);
     res.assignSocket(socket as Socket);
     res.shouldKeepAlive = false;
@@ -261,9 +298,12 @@ export class HttpServer {
   ): void {
     if (verdict === 'ok') {
       this.invoke(handler, req, res, params);
-    } else if (verdict === 'misconfigured') {
-      sendError(res, 500, 'Internal Server Error');
+    } else if (verdict === 'busy') {
+      res.setHeader('Retry-After', '1');
+      sendError(res, 429, 'Too Many Requests');
     } else {
+      // A body an unauthenticated client is still sending is not worth reading: close after the 401.
+      if (mayHaveBody(req)) res.setHeader('Connection', 'close');
       res.setHeader('WWW-Authenticate', (this.auth as BasicAuthenticator).challenge);
       sendError(res, 401, 'Unauthorized');
     }
@@ -306,6 +346,14 @@ export class HttpServer {
     return nodeHttps().createServer({ ...options, cert, key }, this.handle);
   }
 }
+
+/** The request announced a body (which nobody will read when it is refused). */
+function mayHaveBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+const notFound: EndpointHandler = (_req, res) => sendError(res, 404, '404 page not found');
 
 /** The decoded path of a request target (origin-form or absolute-form), or undefined if malformed. */
 function requestPath(url: string | undefined): string | undefined {

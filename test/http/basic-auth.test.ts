@@ -63,21 +63,26 @@ describe('basic auth (scenario 52)', () => {
     assert.equal(garbled.status, 401);
   });
 
-  it('guards the root-path mount too, but not router 404s', async () => {
+  it('guards the root-path mount and unknown paths alike (401 vs 404 would list what exists)', async () => {
     const server = await guarded('md5', VECTORS.md5);
     assert.equal((await send(server, '/nekton/ping')).status, 401);
     const authorised = { headers: { Authorization: basicAuthHeader('myuser', 'secret') } };
     assert.equal((await send(server, '/nekton/ping', authorised)).body, 'pong');
-    assert.equal((await send(server, '/unknown')).status, 404);
+    assert.equal((await send(server, '/unknown')).status, 401);
+    assert.equal((await send(server, '/streams/some_id/stats')).status, 401);
+    assert.equal((await send(server, '/unknown', authorised)).status, 404);
   });
 
-  it('answers 500 on every request when password_hash is not base64', async () => {
-    const server = await guarded('sha256', 'not*base64');
-    const reply = await send(server, '/version', {
-      headers: { Authorization: basicAuthHeader('myuser', 'secret') },
-    });
-    assert.equal(reply.status, 500);
-    assert.equal(reply.body, 'Internal Server Error\n');
+  it('refuses to start when password_hash can never match (not base64, wrong size)', async () => {
+    await assert.rejects(guarded('sha256', 'not*base64'), /invalid password_hash : illegal base64 data/);
+    await assert.rejects(
+      guarded('sha256', VECTORS.md5),
+      /invalid password_hash : a sha256 digest is 32 bytes/,
+    );
+    await assert.rejects(
+      guarded('bcrypt', VECTORS.sha256),
+      /invalid password_hash : not the base64 of a bcrypt/,
+    );
   });
 
   it('verifies an expensive hash once, then answers from the cache', async () => {

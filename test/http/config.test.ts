@@ -13,7 +13,12 @@ function refusal(config: HttpConfigInput): string {
   return 'accepted';
 }
 
-const auth = { enabled: true, username: 'myuser', password_hash: 'Xr4ilOzQ4PCOq3aQ0qbuaQ==' };
+const auth = {
+  enabled: true,
+  username: 'myuser',
+  password_hash: 'Xr4ilOzQ4PCOq3aQ0qbuaQ==',
+  algorithm: 'md5',
+};
 
 describe('http config startup validation', () => {
   it('has the documented defaults', () => {
@@ -54,8 +59,16 @@ describe('http config startup validation', () => {
       refusal({ basic_auth: { ...auth, algorithm: 'scrypt', salt: 'not base64!' } }),
       'invalid salt : illegal base64 data at input byte 3',
     );
+    const scryptHash = 'eJ01V0+YCJxHraokLp79ijKS0z1jzVQ3vFtGx5UEEiY=';
     assert.equal(
-      refusal({ basic_auth: { ...auth, algorithm: 'scrypt', salt: 'EzrwNJYw2wkErVVV1P36FQ==' } }),
+      refusal({
+        basic_auth: {
+          ...auth,
+          algorithm: 'scrypt',
+          password_hash: scryptHash,
+          salt: 'EzrwNJYw2wkErVVV1P36FQ==',
+        },
+      }),
       'accepted',
     );
   });

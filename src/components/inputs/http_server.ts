@@ -9,6 +9,9 @@ import { type ComponentSpec, field } from '../../config/spec.js';
 import type { AckFn, GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
+import { bodyLimitOf, bodyTooLarge, declaredTooLarge } from '../../http/body_limit.js';
+import { HttpError } from '../../http/http-error.js';
+import { OWN_SERVER_OPTIONS } from '../../http/own_server.js';
 import { type Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
@@ -183,16 +186,22 @@ export class HttpServerReader implements InputReader {
     if (!this.config.address || this.server) return;
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?')[0];
-      if (path === this.config.path) void this.handle(req, res, {});
-      else sendError(res, 404, 'Not found');
+      const limit = bodyLimitOf(req);
+      if (path !== this.config.path) sendError(res, 404, 'Not found');
+      else if (declaredTooLarge(req, limit)) this.badRequest(res, bodyTooLarge(limit));
+      else void this.handle(req, res, {});
     };
     const server =
       this.config.cert_file || this.config.key_file
         ? nodeHttps().createServer(
-            { cert: await readFile(this.config.cert_file), key: await readFile(this.config.key_file) },
+            {
+              ...OWN_SERVER_OPTIONS,
+              cert: await readFile(this.config.cert_file),
+              key: await readFile(this.config.key_file),
+            },
             handler,
           )
-        : nodeHttp().createServer(handler);
+        : nodeHttp().createServer(OWN_SERVER_OPTIONS, handler);
     const { host, port } = splitAddress(this.config.address);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -333,14 +342,19 @@ export class HttpServerReader implements InputReader {
   private readArrival({ req, res, params }: Arrival): void {
     try {
       const body = arrivedBody(req);
+      if (body !== undefined && body.length > bodyLimitOf(req)) {
+        this.badRequest(res, bodyTooLarge(bodyLimitOf(req)));
+        return;
+      }
       if (body !== undefined) {
         this.received(req, res, params, body);
         return;
       }
-      // Still arriving (a large body or a slow client). No size limit of its own (the reference
-      // has none): the body is read whole.
+      // Still arriving (a large body or a slow client): read whole, up to `http.max_body_size`
+      // (the reference has no limit; a body over 4 GiB crashed the process).
       readWholeBody(
         req,
+        bodyLimitOf(req),
         (whole) => this.received(req, res, params, whole),
         (err) => this.badRequest(res, err),
       );
@@ -367,6 +381,12 @@ export class HttpServerReader implements InputReader {
   }
 
   private badRequest(res: ServerResponse, err: unknown): void {
+    if (err instanceof HttpError && err.status === 413) {
+      // The unread rest of the body is not worth draining: close once answered.
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      sendError(res, 413, err.message);
+      return;
+    }
     this.ctx.logger.warn({ err }, 'request read failed');
     sendError(res, 400, 'Bad request');
   }

@@ -2,6 +2,7 @@
 // with callbacks (a promise per request, as readBody in http/respond.ts makes, costs an allocation
 // and a microtask on the hottest path of the input).
 import type { IncomingMessage } from 'node:http';
+import { bodyTooLarge } from '../../http/body_limit.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -23,6 +24,7 @@ export function arrivedBody(req: IncomingMessage): Buffer | undefined {
  */
 export function readWholeBody(
   req: IncomingMessage,
+  limitBytes: number,
   done: (body: Buffer) => void,
   failed: (err: Error) => void,
 ): void {
@@ -41,13 +43,24 @@ export function readWholeBody(
   let more: Buffer[] | null = null;
   let size = 0;
   let finished = false;
-  req.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     size += chunk.length;
+    if (size > limitBytes) {
+      // Keep nothing more: drop what was kept, let the rest flow past unread, answer 413.
+      req.off('data', onData);
+      first = null;
+      more = null;
+      finished = true;
+      failed(bodyTooLarge(limitBytes));
+      return;
+    }
     if (first === null) first = chunk;
     else if (more === null) more = [first, chunk];
     else more.push(chunk);
-  });
+  };
+  req.on('data', onData);
   req.on('end', () => {
+    if (finished) return;
     finished = true;
     done(more !== null ? Buffer.concat(more, size) : (first ?? EMPTY));
   });

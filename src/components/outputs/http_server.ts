@@ -13,6 +13,7 @@ import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
 import { stopController } from '../../engine/stop_signal.js';
 import { parseListenAddress } from '../../http/address.js';
 import { type CorsLayer, createCorsLayer } from '../../http/cors.js';
+import { OWN_SERVER_OPTIONS } from '../../http/own_server.js';
 import { upgradeOf } from '../../http/upgrade.js';
 import { type Batch, serialiseBatch } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
@@ -89,11 +90,13 @@ export class HttpServerWriter implements OutputWriter {
     const server =
       cert_file || key_file
         ? nodeHttps().createServer(
-            { cert: await readFile(cert_file), key: await readFile(key_file) },
+            { ...OWN_SERVER_OPTIONS, cert: await readFile(cert_file), key: await readFile(key_file) },
             handler,
           )
-        : nodeHttp().createServer(handler);
+        : nodeHttp().createServer(OWN_SERVER_OPTIONS, handler);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // An upgraded socket comes without an 'error' listener: a client reset must not be uncaught.
+      socket.on('error', () => socket.destroy());
       if ((req.url ?? '/').split('?')[0] === this.config.ws_path && this.config.ws_path) {
         this.wss?.handleUpgrade(req, socket, head, (ws) => void this.serveWs(ws));
       } else socket.destroy();
