@@ -46,7 +46,7 @@ export interface StreamsCommandOptions {
   resources: string[];
   /** `--log.level` */
   logLevel?: string;
-  /** Request body limit of the streams API (default 10 MiB; larger → 413). */
+  /** Request body limit of the streams API (default 1 MiB; larger → 413). */
   bodyLimitBytes?: number;
   /** Component registry (tests may extend it); defaults to the built-ins. */
   registry?: Registry;
