@@ -3,6 +3,7 @@
 // delays credentials that verified before, and the API warns when it is open to the network.
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import { createBasicAuthenticator } from '../../src/http/basic-auth.js';
 import { HttpServer } from '../../src/http/server.js';
@@ -44,6 +45,18 @@ describe('basic auth work', () => {
     assert.ok(verdicts.includes('busy'), 'past the queue the answer is busy (429), not a longer wait');
     assert.ok(!verdicts.includes('ok'));
     assert.ok(verdicts.filter((v) => v === 'denied').length >= 16, 'the queued ones were checked');
+  });
+
+  it('hashes off the event loop: the main thread idles while bcrypt checks run', async () => {
+    const auth = bcryptAuth();
+    await auth.check(requestWith('myuser', 'warm-up')); // starts the worker and loads bcryptjs
+    const before = performance.eventLoopUtilization();
+    const checks = Array.from({ length: 6 }, (_, i) => auth.check(requestWith('myuser', `wrong${i}`)));
+    assert.deepEqual(await Promise.all(checks), Array(6).fill('denied'));
+    // Utilisation is the share of the time the loop was busy: bcryptjs on the main thread kept it
+    // near 1 for the whole wait; on a worker the loop only waits for the answers.
+    const { utilization } = performance.eventLoopUtilization(before);
+    assert.ok(utilization < 0.5, `event loop busy ${Math.round(utilization * 100)}% of the wait`);
   });
 
   it('warns at start when the streams API listens beyond loopback without basic auth', async () => {
