@@ -48,12 +48,8 @@ export class CachedProcessor implements Processor {
 
   private async one(msg: Message, batch: Batch, index: number): Promise<Message[]> {
     const { cache, key: keyText, ttl: ttlText } = this.settings;
-    let key: string;
-    try {
-      key = keyText.render(batch, index);
-    } catch (err) {
-      throw new Error(`failed to interpolate key expression: ${errorMessage(err)}`);
-    }
+    // A failing query in the key renders as null (as interpolations do everywhere), not an error.
+    const key = keyText.render(batch, index);
     const ttlMs = ttlText === null ? undefined : this.ttlOf(ttlText, batch, index);
 
     const stored = await this.resources.useCache(cache, (c) => c.get(key));
@@ -79,12 +75,7 @@ export class CachedProcessor implements Processor {
   }
 
   private ttlOf(ttl: Interpolation, batch: Batch, index: number): number {
-    let text: string;
-    try {
-      text = ttl.render(batch, index);
-    } catch (err) {
-      throw new Error(`failed to interpolate ttl expression: ${errorMessage(err)}`);
-    }
+    const text = ttl.render(batch, index);
     // As the reference: an empty TTL is not a duration.
     if (text.trim() === '') throw new Error('failed to parse ttl expression: empty duration');
     try {

@@ -42,7 +42,10 @@ describe('lru cache', () => {
   });
 
   it('pre-loads init_values, which can be overwritten and count towards the capacity', async () => {
-    const cache = await spec.build(config({ cap: 2, init_values: { foo: 'bar', x: 'y' } }), createTestContext());
+    const cache = await spec.build(
+      config({ cap: 2, init_values: { foo: 'bar', x: 'y' } }),
+      createTestContext(),
+    );
     assert.equal(text(await cache.get('foo')), 'bar');
     await cache.set('foo', bytes('baz'));
     assert.equal(text(await cache.get('foo')), 'baz');

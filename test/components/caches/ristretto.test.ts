@@ -58,7 +58,12 @@ describe('ristretto cache', () => {
     const built = await spec.build(
       {
         default_ttl: '',
-        get_retries: { enabled: true, initial_interval: '20ms', max_interval: '50ms', max_elapsed_time: '5s' },
+        get_retries: {
+          enabled: true,
+          initial_interval: '20ms',
+          max_interval: '50ms',
+          max_elapsed_time: '5s',
+        },
       },
       createTestContext(),
     );
