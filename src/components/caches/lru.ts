@@ -25,7 +25,7 @@ export class LruCache implements Cache {
     return this.policy.get(key);
   }
 
-  async set(key: string, value: Uint8Array): Promise<void> {
+  async set(key: string, value: Uint8Array, _ttlMs?: number): Promise<void> {
     this.policy.set(key, value);
   }
 

@@ -50,7 +50,7 @@ export class TtlruCache implements Cache {
     return this.store.get(key);
   }
 
-  async set(key: string, value: Uint8Array): Promise<void> {
+  async set(key: string, value: Uint8Array, _ttlMs?: number): Promise<void> {
     this.write(key, value);
   }
 
