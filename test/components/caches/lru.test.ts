@@ -84,7 +84,7 @@ describe('lru cache', () => {
     }
   });
 
-  it('arc adapts: a key asked for again soon after its eviction comes back as frequent', async () => {
+  it('arc: a key written again soon after its eviction is held again, within the capacity', async () => {
     const cache = await lruCacheFromConfig(config({ cap: 2, algorithm: 'arc' }));
     await cache.set('a', bytes('1'));
     await cache.set('b', bytes('2'));
