@@ -13,7 +13,10 @@ describe('nekton list', () => {
   it("prints the kinds asked for, under the reference's titles", async () => {
     const result = await runNekton(['list', 'caches', 'rate_limit']);
     assert.equal(result.code, 0);
-    assert.match(result.stdout, /^Caches:\n {2}- file\n {2}- memory\n[\s\S]*\nRate Limits:\n {2}- local\n/);
+    assert.match(
+      result.stdout,
+      /^Caches:\n {2}- file\n {2}- lru\n {2}- memory\n {2}- multilevel\n[\s\S]*\nRate Limits:\n {2}- local\n/,
+    );
     assert.doesNotMatch(result.stdout, /Inputs:/);
   });
 

@@ -4,6 +4,7 @@ import { spec as bloblang } from './bloblang.js';
 import { spec as boundsCheck } from './bounds_check.js';
 import { spec as branch } from './branch.js';
 import { spec as cacheProcessor } from './cache.js';
+import { spec as cached } from './cached.js';
 import { spec as catchProcessor } from './catch.js';
 import { spec as compress } from './compress.js';
 import { spec as decompress } from './decompress.js';
@@ -32,6 +33,7 @@ export const processors: ComponentSpec<any, any>[] = [
   decompress,
   boundsCheck,
   cacheProcessor,
+  cached,
   dedupe,
   rateLimitProcessor,
   mapping,
