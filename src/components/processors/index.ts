@@ -1,5 +1,6 @@
 // Every processor component, in one list the registry is built from. Add one import and one entry per component.
 import type { ComponentSpec } from '../../config/spec.js';
+import { spec as archive } from './archive.js';
 import { spec as bloblang } from './bloblang.js';
 import { spec as boundsCheck } from './bounds_check.js';
 import { spec as branch } from './branch.js';
@@ -21,6 +22,7 @@ import { spec as split } from './split.js';
 import { spec as switchProcessor } from './switch.js';
 import { spec as syncResponse } from './sync_response.js';
 import { spec as tryProcessor } from './try.js';
+import { spec as unarchive } from './unarchive.js';
 import { spec as whileProcessor } from './while.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
@@ -47,4 +49,6 @@ export const processors: ComponentSpec<any, any>[] = [
   log,
   groupByValue,
   jsonSchema,
+  archive,
+  unarchive,
 ];
