@@ -11,17 +11,22 @@ import { spec as decompress } from './decompress.js';
 import { spec as dedupe } from './dedupe.js';
 import { spec as forEach } from './for_each.js';
 import { spec as groupByValue } from './group_by_value.js';
+import { spec as insertPart } from './insert_part.js';
 import { spec as jsonSchema } from './json_schema.js';
 import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
+import { spec as parallel } from './parallel.js';
+import { spec as processorsProcessor } from './processors.js';
 import { spec as rateLimitProcessor } from './rate_limit.js';
+import { spec as selectParts } from './select_parts.js';
 import { spec as sleep } from './sleep.js';
 import { spec as split } from './split.js';
 import { spec as switchProcessor } from './switch.js';
 import { spec as syncResponse } from './sync_response.js';
 import { spec as tryProcessor } from './try.js';
+import { spec as tryCatch } from './try_catch.js';
 import { spec as unarchive } from './unarchive.js';
 import { spec as whileProcessor } from './while.js';
 
@@ -51,4 +56,9 @@ export const processors: ComponentSpec<any, any>[] = [
   jsonSchema,
   archive,
   unarchive,
+  selectParts,
+  insertPart,
+  processorsProcessor,
+  parallel,
+  tryCatch,
 ];
