@@ -55,7 +55,9 @@ function parsed(msg: Message, what: string): unknown {
 }
 
 function linesOf(msg: Message): Message[] {
-  const bytes = Buffer.from(msg.bytes());
+  const content = msg.bytes();
+  // A view, not a copy: each line is a slice of the original content.
+  const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   const out: Message[] = [];
   let start = 0;
   // Every newline ends a part, so a trailing newline leaves an empty last part (as the reference).
