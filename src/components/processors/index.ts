@@ -1,5 +1,6 @@
 // Every processor component, in one list the registry is built from. Add one import and one entry per component.
 import type { ComponentSpec } from '../../config/spec.js';
+import { spec as archive } from './archive.js';
 import { spec as bloblang } from './bloblang.js';
 import { spec as boundsCheck } from './bounds_check.js';
 import { spec as branch } from './branch.js';
@@ -11,17 +12,23 @@ import { spec as decompress } from './decompress.js';
 import { spec as dedupe } from './dedupe.js';
 import { spec as forEach } from './for_each.js';
 import { spec as groupByValue } from './group_by_value.js';
+import { spec as insertPart } from './insert_part.js';
 import { spec as jsonSchema } from './json_schema.js';
 import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
+import { spec as parallel } from './parallel.js';
+import { spec as processorsProcessor } from './processors.js';
 import { spec as rateLimitProcessor } from './rate_limit.js';
+import { spec as selectParts } from './select_parts.js';
 import { spec as sleep } from './sleep.js';
 import { spec as split } from './split.js';
 import { spec as switchProcessor } from './switch.js';
 import { spec as syncResponse } from './sync_response.js';
 import { spec as tryProcessor } from './try.js';
+import { spec as tryCatch } from './try_catch.js';
+import { spec as unarchive } from './unarchive.js';
 import { spec as whileProcessor } from './while.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
@@ -49,4 +56,11 @@ export const processors: ComponentSpec<any, any>[] = [
   log,
   groupByValue,
   jsonSchema,
+  archive,
+  unarchive,
+  selectParts,
+  insertPart,
+  processorsProcessor,
+  parallel,
+  tryCatch,
 ];
