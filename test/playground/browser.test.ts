@@ -68,7 +68,11 @@ describe('Bloblang playground in a browser', () => {
     if (!(await open(t))) return;
     await typeInto(page, 'input', '{"a":1}');
     await typeInto(page, 'mapping', 'root = this.');
-    await page.waitForSelector('#error:not([hidden])');
+    // Wait for the parse error itself: while the input was being typed, the mapping restored from
+    // the previous test may have shown an execution error for a half-typed document.
+    await page.waitForFunction(
+      "!document.querySelector('#error').hidden && document.querySelector('#error').textContent.startsWith('Parse error')",
+    );
     assert.match((await page.textContent('#error')) ?? '', /line 1 char \d+/);
     await page.type('#mapping', 'a + 41');
     await page.waitForFunction("document.querySelector('#result').textContent === '42'");
