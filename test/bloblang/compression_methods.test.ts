@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { MappingError, parseMapping } from '../../src/bloblang/index.js';
 import { Message } from '../../src/message/message.js';
 
@@ -40,6 +41,15 @@ describe('compress() and decompress()', () => {
     const file = readFileSync(join(FIXTURES, 'lines.txt.bz2'));
     assert.equal(map('root = content().decompress("bzip2")', file).text(), LINES);
     assert.throws(() => map('root = content().compress("bzip2")', 'x'), MappingError);
+  });
+
+  it('decompress() in a mapping stops at 32 MiB (it cannot yield), naming the limit', () => {
+    const packed = (mib: number) => gzipSync(Buffer.alloc(mib * 1024 * 1024));
+    assert.equal(map('root = content().decompress("gzip")', packed(16)).bytes().length, 16 * 1024 * 1024);
+    assert.throws(
+      () => map('root = content().decompress("gzip")', packed(40)),
+      /decompressed data exceeds the limit of 33554432 bytes/,
+    );
   });
 
   it('garbage fails the mapping with the algorithm named', () => {

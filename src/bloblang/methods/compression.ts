@@ -3,7 +3,9 @@
 // packages as the compress/decompress processors, loaded on first use. zstd is not supported.
 import { createRequire } from 'node:module';
 import { constants, deflateRawSync, deflateSync } from 'node:zlib';
+import { decompressedLimit } from '../../components/decompression/limit.js';
 import { decompressSync } from '../../components/decompression/whole_sync.js';
+import { MAX_MAPPING_DECOMPRESSED_BYTES } from '../limits.js';
 import { crc32 } from './hashing.js';
 import { argInt, argString, fail, method, p, targetBytes } from './support.js';
 
@@ -99,15 +101,16 @@ function wrapZlibError(algorithm: string, fn: () => Uint8Array): Uint8Array {
 }
 
 // Routed through the shared bounded codecs: corrupt or truncated input fails, and no output may
-// pass the decompression limit (a Bloblang method is synchronous, so the limit bounds its time).
+// pass the mapping's decompression limit (a method is synchronous: the limit bounds its time).
+const mappingLimit = (): number => Math.min(decompressedLimit(), MAX_MAPPING_DECOMPRESSED_BYTES);
 const DECOMPRESSORS: Record<string, (data: Uint8Array) => Uint8Array> = {
-  gzip: (d) => wrapZlibError('gzip', () => decompressSync('gzip', d)),
-  pgzip: (d) => wrapZlibError('gzip', () => decompressSync('gzip', d)),
-  zlib: (d) => wrapZlibError('zlib', () => decompressSync('zlib', d)),
-  flate: (d) => wrapZlibError('flate', () => decompressSync('flate', d)),
-  lz4: (d) => decoding('lz4', () => decompressSync('lz4', d)),
-  snappy: (d) => decoding('snappy', () => decompressSync('snappy', d)),
-  bzip2: (d) => decoding('bzip2', () => decompressSync('bzip2', d)),
+  gzip: (d) => wrapZlibError('gzip', () => decompressSync('gzip', d, mappingLimit())),
+  pgzip: (d) => wrapZlibError('gzip', () => decompressSync('gzip', d, mappingLimit())),
+  zlib: (d) => wrapZlibError('zlib', () => decompressSync('zlib', d, mappingLimit())),
+  flate: (d) => wrapZlibError('flate', () => decompressSync('flate', d, mappingLimit())),
+  lz4: (d) => decoding('lz4', () => decompressSync('lz4', d, mappingLimit())),
+  snappy: (d) => decoding('snappy', () => decompressSync('snappy', d, mappingLimit())),
+  bzip2: (d) => decoding('bzip2', () => decompressSync('bzip2', d, mappingLimit())),
 };
 
 const UNSUPPORTED = new Set(['zstd', 'bzip2']);
