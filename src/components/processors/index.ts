@@ -1,5 +1,6 @@
 // Every processor component, in one list the registry is built from. Add one import and one entry per component.
 import type { ComponentSpec } from '../../config/spec.js';
+import { spec as benchmark } from './benchmark.js';
 import { spec as bloblang } from './bloblang.js';
 import { spec as boundsCheck } from './bounds_check.js';
 import { spec as branch } from './branch.js';
@@ -13,6 +14,7 @@ import { spec as groupByValue } from './group_by_value.js';
 import { spec as jsonSchema } from './json_schema.js';
 import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
+import { spec as metric } from './metric.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
 import { spec as rateLimitProcessor } from './rate_limit.js';
@@ -47,4 +49,6 @@ export const processors: ComponentSpec<any, any>[] = [
   log,
   groupByValue,
   jsonSchema,
+  metric,
+  benchmark,
 ];
