@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { pino } from 'pino';
 import { type BenchmarkConfig, spec } from '../../../src/components/processors/benchmark.js';
 import { formatBytes, formatRate } from '../../../src/components/processors/benchmark_format.js';
+import type { Processor } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
 import { createMetricsRegistry } from '../../../src/metrics/index.js';
 import { createTestEnv } from '../../helpers/context.js';
@@ -38,7 +39,8 @@ function build(config: Partial<BenchmarkConfig>) {
     path: 'root.pipeline.processors.0',
     raw: {},
   });
-  const processor = spec.build({ interval: '5s', count_bytes: true, ...config }, ctx);
+  // Built synchronously, so a bad config throws from build() itself.
+  const processor = spec.build({ interval: '5s', count_bytes: true, ...config }, ctx) as Processor;
   return { processor, lines, stats: () => registry.streamStats('s') };
 }
 

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { type MetricConfig, spec } from '../../../src/components/processors/metric.js';
 import { parseMetricValue, parseTimingValue } from '../../../src/components/processors/metric_value.js';
+import type { Processor } from '../../../src/engine/component.js';
 import { ConfigError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
 import { createMetricsRegistry, type MetricsRegistry } from '../../../src/metrics/index.js';
@@ -34,7 +35,8 @@ function build(config: Partial<MetricConfig>, lines: string[] = []) {
     path: 'root.pipeline.processors.0',
     raw: {},
   });
-  const processor = spec.build({ type: 'counter', name: 'm', value: '', ...config }, ctx);
+  // Built synchronously, so a bad config throws from build() itself.
+  const processor = spec.build({ type: 'counter', name: 'm', value: '', ...config }, ctx) as Processor;
   return { processor, registry };
 }
 
