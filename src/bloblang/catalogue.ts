@@ -1,6 +1,7 @@
 // Loads every function and method file so their registrations run when index.ts is imported.
 import './functions/environment.js';
 import './functions/general.js';
+import './functions/sortable_ids.js';
 import './methods/arrays.js';
 import './methods/compression.js';
 import './methods/encoding.js';
@@ -9,6 +10,7 @@ import './methods/json.js';
 import './methods/numbers.js';
 import './methods/objects.js';
 import './methods/parsing.js';
+import './methods/passwords.js';
 import './methods/regexp.js';
 import './methods/strings.js';
 import './methods/time.js';

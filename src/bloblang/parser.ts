@@ -1,6 +1,7 @@
 // Hand-written recursive-descent/Pratt parser from tokens to the syntax tree in ast.ts.
 // Error texts follow the reference parser's wording (`line 1 char 5: expected =`).
 import type { BinaryOp, CallArgs, Expr, MapDecl, MatchCase, Program, Statement, Target } from './ast.js';
+import { BloblangParseError } from './errors.js';
 import { lineCol, parseError, type Token, tokenize } from './lexer.js';
 
 /** Binding power of each binary operator; higher binds tighter. */
@@ -79,6 +80,11 @@ export class Parser {
 
   private isIdent(name: string, tok: Token = this.tok): boolean {
     return tok.kind === 'ident' && tok.text === name;
+  }
+
+  /** `(` right after the previous token: a function call, not a statement keyword. */
+  private isCallOpen(tok: Token): boolean {
+    return this.isPunct('(', tok) && !tok.ws;
   }
 
   private line(tok: Token): number {
@@ -181,7 +187,9 @@ export class Parser {
       this.i++;
       return this.assignment({ kind: 'let', name: nameTok.text }, t, line);
     }
-    if (this.isIdent('meta') && !this.isPunct('.', this.peek())) {
+    // `meta.x = ` assigns a field named meta, and `meta("k")` starts a query (the reference wants
+    // whitespace after the keyword of a meta assignment).
+    if (this.isIdent('meta') && !this.isPunct('.', this.peek()) && !this.isCallOpen(this.peek())) {
       if (!allowMeta) this.fail('setting meta fields is not allowed within this block');
       this.i++;
       let key: string | null = null;
@@ -229,6 +237,25 @@ export class Parser {
       { kind: 'assign', target: { kind: 'root', path: [] }, value: query, line, pos: t.pos },
     ];
     return 'shorthand';
+  }
+
+  /** True when the mapping's first token is `if` (a statement or, alone, an if expression). */
+  startsWithIf(): boolean {
+    return this.isIdent('if', this.tokens[0]);
+  }
+
+  /** The whole mapping read as one query: shorthand for `root = <query>`. */
+  parseWholeShorthand(): Statement {
+    const t = this.tok;
+    const query = this.parseExpr();
+    if (this.tok.kind !== 'eof') this.failShorthand(t);
+    return {
+      kind: 'assign',
+      target: { kind: 'root', path: [] },
+      value: query,
+      line: this.line(t),
+      pos: t.pos,
+    };
   }
 
   /** The statement a whole-mapping query turned into, if any. */
@@ -655,10 +682,30 @@ function appendPath(expr: Expr, seg: string, pos: number): Expr {
 /** Parses a complete mapping. */
 export function parseProgram(text: string, hooks?: ParserHooks): Program {
   const parser = new Parser(text, hooks);
-  const program = parser.parseProgram();
+  let program: Program;
+  try {
+    program = parser.parseProgram();
+  } catch (err) {
+    if (!(err instanceof BloblangParseError) || !parser.startsWithIf()) throw err;
+    // Like the reference, a mapping that starts with `if` is also read as one query (an if
+    // expression, `root = if c { v } else { w }`); the reading that got further wins.
+    return { statements: [shorthandOrFurthest(text, err)], maps: new Map() };
+  }
   const shorthand = parser.takeShorthand();
   if (shorthand) program.statements.push(...shorthand);
   return program;
+}
+
+function shorthandOrFurthest(text: string, statementError: BloblangParseError): Statement {
+  try {
+    return new Parser(text).parseWholeShorthand();
+  } catch (err) {
+    if (!(err instanceof BloblangParseError)) throw err;
+    const further =
+      err.line > statementError.line ||
+      (err.line === statementError.line && err.column > statementError.column);
+    throw further ? err : statementError;
+  }
 }
 
 /** Parses a single query that must span all of `text` (used by interpolations). */

@@ -1,6 +1,7 @@
 // Every processor component, in one list the registry is built from. Add one import and one entry per component.
 import type { ComponentSpec } from '../../config/spec.js';
 import { spec as archive } from './archive.js';
+import { spec as benchmark } from './benchmark.js';
 import { spec as bloblang } from './bloblang.js';
 import { spec as boundsCheck } from './bounds_check.js';
 import { spec as branch } from './branch.js';
@@ -16,6 +17,7 @@ import { spec as insertPart } from './insert_part.js';
 import { spec as jsonSchema } from './json_schema.js';
 import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
+import { spec as metric } from './metric.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
 import { spec as parallel } from './parallel.js';
@@ -63,4 +65,6 @@ export const processors: ComponentSpec<any, any>[] = [
   processorsProcessor,
   parallel,
   tryCatch,
+  metric,
+  benchmark,
 ];
