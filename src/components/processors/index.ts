@@ -22,6 +22,7 @@ import { spec as switchProcessor } from './switch.js';
 import { spec as syncResponse } from './sync_response.js';
 import { spec as tryProcessor } from './try.js';
 import { spec as whileProcessor } from './while.js';
+import { spec as workflow } from './workflow.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
 export const processors: ComponentSpec<any, any>[] = [
@@ -47,4 +48,5 @@ export const processors: ComponentSpec<any, any>[] = [
   log,
   groupByValue,
   jsonSchema,
+  workflow,
 ];
