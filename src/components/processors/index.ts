@@ -10,12 +10,16 @@ import { spec as decompress } from './decompress.js';
 import { spec as dedupe } from './dedupe.js';
 import { spec as forEach } from './for_each.js';
 import { spec as groupByValue } from './group_by_value.js';
+import { spec as insertPart } from './insert_part.js';
 import { spec as jsonSchema } from './json_schema.js';
 import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
+import { spec as parallel } from './parallel.js';
+import { spec as processorList } from './processors.js';
 import { spec as rateLimitProcessor } from './rate_limit.js';
+import { spec as selectParts } from './select_parts.js';
 import { spec as sleep } from './sleep.js';
 import { spec as split } from './split.js';
 import { spec as switchProcessor } from './switch.js';
@@ -49,4 +53,8 @@ export const processors: ComponentSpec<any, any>[] = [
   groupByValue,
   jsonSchema,
   workflow,
+  processorList,
+  parallel,
+  selectParts,
+  insertPart,
 ];
