@@ -1,10 +1,8 @@
 // `insert_part`: adds a message with interpolated content to a batch at an index (negative
 // counts from the end; -1 appends). The new message copies the first message's metadata.
-import type { Logger } from 'pino';
 import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import { errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 
 export interface InsertPartConfig {
@@ -16,19 +14,12 @@ export class InsertPartProcessor implements Processor {
   constructor(
     private readonly index: number,
     private readonly content: Interpolation,
-    private readonly logger: Logger,
   ) {}
 
   process(batch: Batch): Batch[] {
     if (batch.length === 0) return [];
-    let content: string;
-    try {
-      content = this.content.render(batch, 0);
-    } catch (err) {
-      // As in the reference: the batch goes on unchanged, the failure is logged.
-      this.logger.error(`content interpolation error: ${errorMessage(err)}`);
-      return [batch];
-    }
+    // A failing query renders as `null`, as in every nekton interpolation.
+    const content = this.content.render(batch, 0);
     const part = batch[0]!.copy();
     part.setBytes(content);
     let at = this.index;
@@ -74,6 +65,5 @@ output:
 `,
     },
   ],
-  build: (config, ctx) =>
-    new InsertPartProcessor(config.index, ctx.interpolation(config.content, 'content'), ctx.logger),
+  build: (config, ctx) => new InsertPartProcessor(config.index, ctx.interpolation(config.content, 'content')),
 };
