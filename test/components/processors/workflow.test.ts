@@ -66,6 +66,29 @@ describe('workflow processor', () => {
     for (const m of out!) assert.equal(m.error, null);
   });
 
+  it('orders a branch reading metadata after the branch whose result map writes it', async () => {
+    const p = await processor({
+      workflow: {
+        branches: {
+          // Named so that alphabetical order alone would run the reader first.
+          a_reader: branch(
+            'root = @tag',
+            'root = content().string() + "!"',
+            'root.seen = content().string()',
+          ),
+          b_writer: branch(
+            'root = this.id',
+            'root = "t-" + content().string()',
+            'meta tag = content().string()',
+          ),
+        },
+      },
+    });
+    const [out] = await run(p, batchOf('{"id":"7"}'));
+    assert.equal(JSON.parse(out![0]!.text()).seen, 't-7!');
+    assert.equal(out![0]!.getMeta('tag'), 't-7');
+  });
+
   it('runs an explicit order even when it differs from the inferred one', async () => {
     const p = await processor({ workflow: { order: [['2'], ['1'], ['0']], branches: chain } });
     const [out] = await run(p, batchOf('{"foo":"5"}'));
