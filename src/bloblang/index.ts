@@ -47,3 +47,5 @@ export function parseMapping(text: string, options?: ParseOptions): Mapping {
 export function parseInterpolation(text: string): Interpolation {
   return compileInterpolation(text);
 }
+
+export { type MappingTargets, mappingTargets, type TargetPath } from './targets.js';

@@ -15,7 +15,8 @@ export class ObservedProcessor implements Processor {
   private readonly latency: Timer;
 
   constructor(
-    private readonly inner: Processor,
+    /** The wrapped processor (a `workflow` reads the `branch` inside a processor resource). */
+    readonly inner: Processor,
     metrics: MetricsScope,
   ) {
     this.received = metrics.counter('processor_received');

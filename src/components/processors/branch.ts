@@ -1,7 +1,7 @@
 // `branch`: maps each message to a request, runs processors on the requests, and maps the
 // results back onto the original messages, which otherwise stay as they were.
 import type { Logger } from 'pino';
-import type { Mapping } from '../../bloblang/index.js';
+import { type Mapping, type MappingTargets, mappingTargets } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
@@ -16,69 +16,124 @@ export interface BranchConfig {
   result_map: string;
 }
 
+/**
+ * A branch's requests run through its children, lined up with the batch they came from. The
+ * `workflow` processor runs this step for several branches at once, then merges each in turn.
+ */
+export interface BranchResults {
+  /** results[i]: the result for batch[i]; null when it was not sent (skipped) or failed. */
+  readonly results: (Message | null)[];
+  /** failures[i]: why batch[i] failed in the branch (request map or child processors). */
+  readonly failures: (Error | null)[];
+  /** Set when the children broke the alignment: every message sent failed for this reason. */
+  readonly failure: Error | null;
+}
+
 export class BranchProcessor implements Processor {
+  private targetsFound: MappingTargets | null = null;
+
   constructor(
     private readonly requestMap: Mapping | null,
     private readonly children: Processor[],
     private readonly resultMap: Mapping | null,
     private readonly logger: Logger,
+    /** The mapping texts, read by `workflow` to order its branches. */
+    private readonly mappingTexts: { request: string; result: string } = { request: '', result: '' },
   ) {}
 
   process(batch: Batch): Batch[] | Promise<Batch[]> {
     return drive(this.steps(batch));
   }
 
+  /** What the request map reads and the result map writes (for `workflow` ordering). */
+  targets(): MappingTargets {
+    this.targetsFound ??= {
+      reads: this.mappingTexts.request === '' ? [] : mappingTargets(this.mappingTexts.request).reads,
+      writes: this.mappingTexts.result === '' ? [] : mappingTargets(this.mappingTexts.result).writes,
+    };
+    return this.targetsFound;
+  }
+
   private *steps(batch: Batch): Steps<Batch[]> {
+    const made = yield* this.results(batch, null);
     const out = batch.slice();
-    // requests[i] is the request made from batch[i]; null when skipped (deleted) or failed.
-    const requests: (Message | null)[] = new Array(batch.length);
-    const sent: Batch = [];
     for (let i = 0; i < batch.length; i++) {
-      const request = this.request(batch, i, out);
-      requests[i] = request;
-      if (request !== null) sent.push(request);
+      const failure = made.failures[i];
+      if (failure) out[i] = flagged(batch[i]!, failure);
     }
-
-    const results: Batch = [];
-    if (sent.length > 0) {
-      const produced = yield runChildren(this.children, sent);
-      for (const b of produced) for (const m of b) results.push(m);
-      if (results.length !== sent.length) {
-        const why =
-          results.length === 0
-            ? 'child processors resulted in zero messages'
-            : `message count from branch processors does not match request, started with ${sent.length} messages, finished with ${results.length}`;
-        this.logger.error(`failed to align branch result: ${why}`);
-        return [out.map((m, i) => (requests[i] === null ? m : flagged(m, new Error(why))))];
-      }
-    }
-
-    // Line the results up with the messages they came from.
-    const aligned: (Message | null)[] = new Array(batch.length).fill(null);
-    let k = 0;
-    for (let i = 0; i < batch.length; i++) if (requests[i] !== null) aligned[i] = results[k++]!;
-
+    const mapFailures = this.overlay(out, made);
     for (let i = 0; i < batch.length; i++) {
-      const result = aligned[i];
-      if (!result) continue;
-      if (result.error) {
-        out[i] = flagged(batch[i]!, new Error(`processors failed: ${result.error.message}`));
-        continue;
-      }
-      if (!this.resultMap) continue;
-      try {
-        const merged = this.resultMap.applyOnto(batch[i]!, aligned as Message[], i);
-        if (merged !== null) out[i] = merged;
-      } catch (err) {
-        this.logger.debug(`failed to map result ${i}: ${errorMessage(err)}`);
-        out[i] = flagged(batch[i]!, new Error(`result mapping failed: ${errorMessage(err)}`));
-      }
+      const failure = mapFailures[i];
+      if (failure) out[i] = flagged(batch[i]!, failure);
     }
     return [out];
   }
 
-  /** The request for batch[i], or null when the request map deleted it or failed (flagging out[i]). */
-  private request(batch: Batch, i: number, out: Batch): Message | null {
+  /**
+   * Maps each message to a request (none where skip[i] is true or the request map deleted it),
+   * runs the children on the requests and lines the results up with the batch.
+   */
+  *results(batch: Batch, skip: readonly boolean[] | null): Steps<BranchResults> {
+    const results: (Message | null)[] = new Array(batch.length).fill(null);
+    const failures: (Error | null)[] = new Array(batch.length).fill(null);
+    // requests[i] is the request made from batch[i]; null when skipped (deleted) or failed.
+    const requests: (Message | null)[] = new Array(batch.length).fill(null);
+    const sent: Batch = [];
+    for (let i = 0; i < batch.length; i++) {
+      if (skip?.[i]) continue;
+      const request = this.request(batch, i, failures);
+      requests[i] = request;
+      if (request !== null) sent.push(request);
+    }
+    if (sent.length === 0) return { results, failures, failure: null };
+
+    const produced = yield runChildren(this.children, sent);
+    const flat: Batch = [];
+    for (const b of produced) for (const m of b) flat.push(m);
+    if (flat.length !== sent.length) {
+      const why =
+        flat.length === 0
+          ? 'child processors resulted in zero messages'
+          : `message count from branch processors does not match request, started with ${sent.length} messages, finished with ${flat.length}`;
+      this.logger.error(`failed to align branch result: ${why}`);
+      const failure = new Error(why);
+      for (let i = 0; i < batch.length; i++) if (requests[i] !== null) failures[i] = failure;
+      return { results, failures, failure };
+    }
+
+    // Line the results up with the messages they came from.
+    let k = 0;
+    for (let i = 0; i < batch.length; i++) {
+      if (requests[i] === null) continue;
+      const result = flat[k++]!;
+      if (result.error) failures[i] = new Error(`processors failed: ${result.error.message}`);
+      else results[i] = result;
+    }
+    return { results, failures, failure: null };
+  }
+
+  /**
+   * Merges each result into onto[i] (replaced by the merged copy) with the result map; returns
+   * why each merge failed, leaving onto[i] as it was.
+   */
+  overlay(onto: Batch, made: BranchResults): (Error | null)[] {
+    const failures: (Error | null)[] = new Array(onto.length).fill(null);
+    if (!this.resultMap) return failures;
+    for (let i = 0; i < onto.length; i++) {
+      if (!made.results[i]) continue;
+      try {
+        const merged = this.resultMap.applyOnto(onto[i]!, made.results as Message[], i);
+        if (merged !== null) onto[i] = merged;
+      } catch (err) {
+        this.logger.debug(`failed to map result ${i}: ${errorMessage(err)}`);
+        failures[i] = new Error(`result mapping failed: ${errorMessage(err)}`);
+      }
+    }
+    return failures;
+  }
+
+  /** The request for batch[i], or null when the request map deleted it or failed (noted in failures). */
+  private request(batch: Batch, i: number, failures: (Error | null)[]): Message | null {
     const original = batch[i]!;
     let request: Message;
     if (this.requestMap === null) {
@@ -93,7 +148,7 @@ export class BranchProcessor implements Processor {
         request = mapped;
       } catch (err) {
         this.logger.debug(`failed to map request ${i}: ${errorMessage(err)}`);
-        out[i] = flagged(original, new Error(`request mapping failed: ${errorMessage(err)}`));
+        failures[i] = new Error(`request mapping failed: ${errorMessage(err)}`);
         return null;
       }
     }
@@ -189,6 +244,7 @@ output:
       await buildChildren(config.processors, ctx),
       config.result_map === '' ? null : ctx.mapping(config.result_map, 'result_map'),
       ctx.logger,
+      { request: config.request_map, result: config.result_map },
     );
   },
 };

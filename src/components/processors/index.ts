@@ -32,6 +32,7 @@ import { spec as tryProcessor } from './try.js';
 import { spec as tryCatch } from './try_catch.js';
 import { spec as unarchive } from './unarchive.js';
 import { spec as whileProcessor } from './while.js';
+import { spec as workflow } from './workflow.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
 export const processors: ComponentSpec<any, any>[] = [
@@ -67,4 +68,5 @@ export const processors: ComponentSpec<any, any>[] = [
   tryCatch,
   metric,
   benchmark,
+  workflow,
 ];
