@@ -2,8 +2,10 @@
 import type { ComponentSpec } from '../../config/spec.js';
 import { spec as kafkaInput } from '../inputs/kafka.js';
 import { spec as kafkaFranzInput } from '../inputs/kafka_franz.js';
+import { spec as redpandaInput } from '../inputs/redpanda.js';
 import { spec as kafkaOutput } from '../outputs/kafka.js';
 import { spec as kafkaFranzOutput } from '../outputs/kafka_franz.js';
+import { spec as redpandaOutput } from '../outputs/redpanda.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
 export const kafkaSpecs: ComponentSpec<any, any>[] = [
@@ -11,4 +13,6 @@ export const kafkaSpecs: ComponentSpec<any, any>[] = [
   kafkaFranzOutput,
   kafkaInput,
   kafkaOutput,
+  redpandaInput,
+  redpandaOutput,
 ];
