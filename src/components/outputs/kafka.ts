@@ -1,6 +1,7 @@
 // The older `kafka` output (Sarama in the reference): its fields mapped onto the kafka_franz
 // producer. Sarama's partitioners are reproduced (fnv1a_hash is the default), a record above
 // `max_msg_bytes` fails its batch, and a failed send is retried with `backoff` up to `max_retries`.
+import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import { Backoff, sleep } from '../../engine/backoff.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
@@ -9,7 +10,7 @@ import type { Batch } from '../../message/message.js';
 import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
-import { loadKafka } from '../kafka/client.js';
+import { type KafkaModule, loadKafka } from '../kafka/client.js';
 import { saramaPartitioner } from '../kafka/partitioners.js';
 import type { RecordTemplate } from '../kafka/records.js';
 import {
@@ -181,6 +182,26 @@ export class RetryingKafkaWriter implements OutputWriter {
   }
 }
 
+/** The writer of a `kafka` output; `load` is the client library (tests pass a stand-in). */
+export function kafkaWriter(
+  config: KafkaOutputConfig,
+  interpolation: (text: string, fieldName: string) => Interpolation,
+  load: () => Promise<KafkaModule> = loadKafka,
+): RetryingKafkaWriter {
+  const franz = producerConfig(config);
+  const optional = (text: string | undefined, name: string) => (text ? interpolation(text, name) : null);
+  const template = kafkaRecordTemplate(config, {
+    topic: interpolation(config.topic, 'topic'),
+    key: optional(config.key, 'key'),
+    partition: optional(config.partition, 'partition'),
+    timestampMs: optional(config.timestamp_ms, 'timestamp_ms'),
+    timestampSec: optional(config.timestamp, 'timestamp'),
+    includeMeta: null,
+  });
+  const writer = new KafkaFranzWriter(franz, template, kafkaProduceSettings(config), load, 'kafka');
+  return new RetryingKafkaWriter(writer, config.max_retries, config.backoff);
+}
+
 const a = { advanced: true };
 
 export const spec: ComponentSpec<KafkaOutputConfig, Output> = {
@@ -301,19 +322,7 @@ output:
   ],
   lint: lintKafkaOutput,
   build(config, ctx) {
-    const franz = producerConfig(config);
-    const template = kafkaRecordTemplate(config, {
-      topic: ctx.interpolation(config.topic, 'topic'),
-      key: config.key ? ctx.interpolation(config.key, 'key') : null,
-      partition: config.partition ? ctx.interpolation(config.partition, 'partition') : null,
-      timestampMs: config.timestamp_ms ? ctx.interpolation(config.timestamp_ms, 'timestamp_ms') : null,
-      timestampSec: config.timestamp ? ctx.interpolation(config.timestamp, 'timestamp') : null,
-      includeMeta: null,
-    });
-    const writer = new KafkaFranzWriter(franz, template, kafkaProduceSettings(config), loadKafka, 'kafka');
-    return ctx.wrapWriter(new RetryingKafkaWriter(writer, config.max_retries, config.backoff), {
-      maxInFlight: config.max_in_flight,
-      batching: config.batching,
-    });
+    const writer = kafkaWriter(config, (text, name) => ctx.interpolation(text, name));
+    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
   },
 };
