@@ -22,7 +22,12 @@ import {
   targetVersionField,
 } from '../kafka/sarama_fields.js';
 import { tracingMapField } from '../nats/connection.js';
-import { type KafkaFranzOutputConfig, KafkaFranzWriter, type ProduceSettings } from './kafka_franz.js';
+import {
+  type KafkaFranzOutputConfig,
+  KafkaFranzWriter,
+  type ProduceSettings,
+  UnsendableBatchError,
+} from './kafka_franz.js';
 
 export interface KafkaOutputConfig {
   addresses: string[];
@@ -145,7 +150,7 @@ export function kafkaRecordTemplate(config: KafkaOutputConfig, base: RecordTempl
  * Retries a failed send as the reference does: after each failure it waits the next `backoff`
  * interval and sends again, until `max_retries` (0: no limit) or `backoff.max_elapsed_time` runs
  * out; then the batch fails (and is nacked). A lost connection goes straight to the engine, which
- * reconnects.
+ * reconnects; a batch that cannot become records (bad partition or timestamp) fails at once.
  */
 export class RetryingKafkaWriter implements OutputWriter {
   private readonly closing = new AbortController();
@@ -167,7 +172,7 @@ export class RetryingKafkaWriter implements OutputWriter {
         await this.inner.write(batch);
         return;
       } catch (err) {
-        if (err instanceof NotConnectedError || err instanceof ConfigError) throw err;
+        if (err instanceof NotConnectedError || err instanceof UnsendableBatchError) throw err;
         if (this.maxRetries > 0 && retries >= this.maxRetries) throw err;
         const wait = backoff.next();
         if (wait === null) throw err;

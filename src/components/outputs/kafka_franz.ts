@@ -165,7 +165,12 @@ export class KafkaFranzWriter implements OutputWriter {
     const producer = this.producer;
     if (!producer) throw new NotConnectedError(`${this.name}: not connected to ${this.brokers}`);
     // Every record first: a bad key, partition or timestamp fails the batch before anything is sent.
-    const messages = batch.map((_, i) => messageToRecord(batch, i, this.template));
+    let messages: ReturnType<typeof messageToRecord>[];
+    try {
+      messages = batch.map((_, i) => messageToRecord(batch, i, this.template));
+    } catch (err) {
+      throw new UnsendableBatchError(`${this.name}: ${(err as Error).message}`);
+    }
     const limit = this.settings.maxMessageBytes;
     if (limit !== undefined) {
       for (const [i, m] of messages.entries()) {
@@ -198,6 +203,9 @@ export class KafkaFranzWriter implements OutputWriter {
 }
 
 class SendTimeout extends Error {}
+
+/** A batch that no retry can send (a bad partition or timestamp): it fails at once. */
+export class UnsendableBatchError extends Error {}
 
 /** The send, or a SendTimeout once `ms` passed without an answer (the connection is then presumed lost). */
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -297,6 +297,39 @@ describe('kafka output (stand-in client library)', () => {
     await writer.close();
   });
 
+  it('fails a batch with a bad partition at once, without retrying it', async () => {
+    const kafka = fakeKafka();
+    const config = configOf<KafkaOutputConfig>(
+      'output',
+      'kafka',
+      `    addresses: [ 127.0.0.1:9092 ]\n    topic: t\n    partitioner: manual\n    partition: ${bl('json("p")')}\n    max_retries: 3\n    backoff:\n      initial_interval: 1ms\n      max_interval: 1ms\n`,
+    );
+    let renders = 0;
+    const writer = kafkaWriter(
+      config,
+      (text, name) => {
+        const compiled = parseInterpolation(text);
+        if (name !== 'partition') return compiled;
+        return {
+          ...compiled,
+          render: (...args: Parameters<typeof compiled.render>) => {
+            renders++;
+            return compiled.render(...args);
+          },
+        } as typeof compiled;
+      },
+      async () => kafka.module,
+    );
+    await writer.connect();
+    await assert.rejects(
+      writer.write([new Message('{"p":"west"}')]),
+      /kafka: partition: "west" is not a partition number/,
+    );
+    assert.equal(renders, 1, 'the records were built once: no retry');
+    assert.equal(kafka.sends.length, 0);
+    await writer.close();
+  });
+
   it('retries a refused send up to max_retries, then fails it; a lost connection is not retried here', async () => {
     const { kafka, writer } = await connected(
       '    topic: t\n    max_retries: 2\n    backoff:\n      initial_interval: 1ms\n      max_interval: 1ms\n',
