@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import { isNoopPolicy } from '../../engine/batching.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
 import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
 import { BatchedInput } from '../brokers/batched_input.js';
@@ -85,14 +86,14 @@ export function lintKafkaFranzInput(config: KafkaFranzInputConfig): string[] {
   return problems;
 }
 
-export function topicSelection(config: KafkaFranzInputConfig): TopicSelection {
+export function topicSelection(config: KafkaFranzInputConfig, name = 'kafka_franz'): TopicSelection {
   const problem = lintKafkaFranzInput(config)[0];
-  if (problem) throw new ConfigError(`kafka_franz: ${problem}`);
+  if (problem) throw new ConfigError(`${name}: ${problem}`);
   // Static membership needs @platformatic/kafka 1.27 or later, which requires Node 22.19; nekton
   // pins 1.22 so that it installs and runs on the Node 20 it claims. Refused, never ignored.
   if (config.instance_id) {
     throw new ConfigError(
-      'kafka_franz: instance_id (static group membership) is not supported by nekton on its Node 20 Kafka client',
+      `${name}: instance_id (static group membership) is not supported by nekton on its Node 20 Kafka client`,
     );
   }
   const topics = entries(config.topics);
@@ -137,6 +138,8 @@ export class KafkaFranzReader implements InputReader {
     private readonly logger: Logger,
     /** The client library; tests pass a stand-in, since no broker is reachable for them. */
     private readonly load: () => Promise<KafkaModule> = loadKafka,
+    /** The component name its errors start with (kafka, redpanda... share this reader). */
+    private readonly name = 'kafka_franz',
   ) {
     this.checkpoints = this.newCheckpoints();
     this.brokers = seedBrokers(config.seed_brokers).join(',');
@@ -183,7 +186,7 @@ export class KafkaFranzReader implements InputReader {
       stream = await answerWithin(subscribe(), clientOptions);
     } catch (err) {
       await closeConsumer(consumer);
-      throw new Error(`kafka_franz: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
+      throw new Error(`${this.name}: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
     }
     stream.on('error', (err) => this.logger.warn(`kafka consumer: ${describeKafkaError(err)}`));
     this.consumer = consumer;
@@ -206,7 +209,7 @@ export class KafkaFranzReader implements InputReader {
       const replay = this.replays.shift();
       if (replay) return replay();
       const iterator = this.iterator;
-      if (!iterator) throw new NotConnectedError(`kafka_franz: not connected to ${this.brokers}`);
+      if (!iterator) throw new NotConnectedError(`${this.name}: not connected to ${this.brokers}`);
       if (!this.held) {
         this.pendingNext ??= iterator.next();
         let step: IteratorResult<KafkaMessage> | undefined;
@@ -215,14 +218,14 @@ export class KafkaFranzReader implements InputReader {
         } catch (err) {
           if (this.closing) return null;
           await this.dropConnection();
-          throw new NotConnectedError(`kafka_franz: ${this.brokers}: ${describeKafkaError(err)}`);
+          throw new NotConnectedError(`${this.name}: ${this.brokers}: ${describeKafkaError(err)}`);
         }
         if (step === undefined) continue; // woken: a replay (or close) comes first
         this.pendingNext = null;
         if (step.done) {
           if (this.closing) return null;
           await this.dropConnection();
-          throw new NotConnectedError(`kafka_franz: the consumer stream from ${this.brokers} ended`);
+          throw new NotConnectedError(`${this.name}: the consumer stream from ${this.brokers} ended`);
         }
         this.held = step.value;
       }
@@ -254,7 +257,7 @@ export class KafkaFranzReader implements InputReader {
           // Dropped on purpose (auto_replay_nacks: false), but never silently.
           if (err !== null)
             this.logger.warn(
-              `kafka_franz: dropping nacked message ${record.topic}/${record.partition}@${record.offset} (auto_replay_nacks is false): ${err.message}`,
+              `${this.name}: dropping nacked message ${record.topic}/${record.partition}@${record.offset} (auto_replay_nacks is false): ${err.message}`,
             );
           delivered();
           return;
@@ -283,7 +286,7 @@ export class KafkaFranzReader implements InputReader {
       try {
         await commit();
       } catch (err) {
-        this.logger.warn(`kafka_franz: commit failed: ${describeKafkaError(err)}`);
+        this.logger.warn(`${this.name}: commit failed: ${describeKafkaError(err)}`);
       }
     }
   }
@@ -447,13 +450,20 @@ output:
     },
   ],
   lint: lintKafkaFranzInput,
-  async build(config, ctx) {
-    const reader = new KafkaFranzReader(config, topicSelection(config), ctx.logger);
-    // The reader replays nacks itself: the engine's replay would wait behind a read() blocked on a
-    // partition that is full because of the very message to replay.
-    const input = ctx.wrapReader(reader, { autoReplayNacks: false });
-    if (!batchingEnabled(config.batching)) return input;
-    const policy = await ctx.buildBatchPolicy(config.batching);
-    return isNoopPolicy(policy) ? input : new BatchedInput(input, policy);
-  },
+  build: (config, ctx) => buildConsumerInput(config, ctx, 'kafka_franz'),
 };
+
+/** The input of a consumer config: kafka_franz's own, or one the kafka and redpanda inputs map onto it. */
+export async function buildConsumerInput(
+  config: KafkaFranzInputConfig,
+  ctx: BuildContext,
+  name: string,
+): Promise<Input> {
+  const reader = new KafkaFranzReader(config, topicSelection(config, name), ctx.logger, loadKafka, name);
+  // The reader replays nacks itself: the engine's replay would wait behind a read() blocked on a
+  // partition that is full because of the very message to replay.
+  const input = ctx.wrapReader(reader, { autoReplayNacks: false });
+  if (!batchingEnabled(config.batching)) return input;
+  const policy = await ctx.buildBatchPolicy(config.batching);
+  return isNoopPolicy(policy) ? input : new BatchedInput(input, policy);
+}

@@ -72,6 +72,8 @@ export interface RecordTemplate {
   timestampSec: Interpolation | null;
   /** Which metadata keys become record headers; null = none. */
   includeMeta: ((key: string) => boolean) | null;
+  /** Headers every record carries (the `kafka` output's `static_headers`), after the metadata ones. */
+  staticHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** The record for message `index` of `batch`; throws (failing the write) on a bad partition or timestamp. */
@@ -101,7 +103,15 @@ export function messageToRecord(batch: Batch, index: number, template: RecordTem
       record.headers.set(Buffer.from(k), Buffer.from(metaText(v)));
     }
   }
+  for (const [k, v] of template.staticHeaders ?? []) record.headers.set(Buffer.from(k), Buffer.from(v));
   return record;
+}
+
+/** The bytes of a record as Sarama counts them against max_msg_bytes: key, value and headers. */
+export function recordSize(record: ProducedRecord): number {
+  let size = record.value.length + (record.key?.length ?? 0);
+  for (const [k, v] of record.headers) size += k.length + v.length;
+  return size;
 }
 
 function integerOf(

@@ -18,7 +18,8 @@ import {
   loadKafka,
 } from '../kafka/client.js';
 import { type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
-import { messageToRecord, type RecordTemplate } from '../kafka/records.js';
+import type { PartitionerFn } from '../kafka/partitioners.js';
+import { messageToRecord, type RecordTemplate, recordSize } from '../kafka/records.js';
 
 export interface KafkaFranzOutputConfig extends KafkaConnectionConfig {
   topic: string;
@@ -55,6 +56,10 @@ export interface ProduceSettings {
   idempotent: boolean;
   compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
   autocreateTopics: boolean;
+  /** How records without an explicit partition are spread (the `kafka` output's partitioners). */
+  partitioner?: PartitionerFn;
+  /** A record larger than this fails its batch before anything is sent (the `kafka` output). */
+  maxMessageBytes?: number;
 }
 
 /** The reference's own checks of field combinations, in its words. */
@@ -122,6 +127,8 @@ export class KafkaFranzWriter implements OutputWriter {
     private readonly settings: ProduceSettings,
     /** The client library; tests pass a stand-in, since no broker is reachable for them. */
     private readonly load: () => Promise<KafkaModule> = loadKafka,
+    /** The component name its errors start with (kafka, redpanda... share this writer). */
+    private readonly name = 'kafka_franz',
   ) {
     this.brokers = seedBrokers(config.seed_brokers).join(',');
     this.timeoutMs = durationMs(config.timeout, 'timeout') || 10_000;
@@ -138,13 +145,14 @@ export class KafkaFranzWriter implements OutputWriter {
       // metadata request while no broker answers (seen with @platformatic/kafka 1.35).
       compression: this.settings.compression,
       autocreateTopics: this.settings.autocreateTopics,
+      ...(this.settings.partitioner ? { partitioner: this.settings.partitioner } : {}),
     });
     try {
       // The client connects lazily: asking for the cluster's metadata proves a broker answers.
       await answerWithin(producer.metadata({ topics: [] }), clientOptions);
     } catch (err) {
       await closeProducer(producer);
-      throw new Error(`kafka_franz: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
+      throw new Error(`${this.name}: seed brokers ${this.brokers}: ${describeKafkaError(err)}`);
     }
     if (this.closed) {
       await closeProducer(producer);
@@ -155,17 +163,30 @@ export class KafkaFranzWriter implements OutputWriter {
 
   async write(batch: Batch): Promise<void> {
     const producer = this.producer;
-    if (!producer) throw new NotConnectedError(`kafka_franz: not connected to ${this.brokers}`);
+    if (!producer) throw new NotConnectedError(`${this.name}: not connected to ${this.brokers}`);
     // Every record first: a bad key, partition or timestamp fails the batch before anything is sent.
-    const messages = batch.map((_, i) => messageToRecord(batch, i, this.template));
+    let messages: ReturnType<typeof messageToRecord>[];
+    try {
+      messages = batch.map((_, i) => messageToRecord(batch, i, this.template));
+    } catch (err) {
+      throw new UnsendableBatchError(`${this.name}: ${(err as Error).message}`);
+    }
+    const limit = this.settings.maxMessageBytes;
+    if (limit !== undefined) {
+      for (const [i, m] of messages.entries()) {
+        const size = recordSize(m);
+        if (size > limit)
+          throw new Error(`${this.name}: message ${i} is ${size} bytes, more than max_msg_bytes (${limit})`);
+      }
+    }
     try {
       await withTimeout(producer.send({ messages, idempotent: this.settings.idempotent }), this.timeoutMs);
     } catch (err) {
       if (err instanceof SendTimeout || isNetworkError(err)) {
         await this.drop();
-        throw new NotConnectedError(`kafka_franz: ${this.brokers}: ${describeKafkaError(err)}`);
+        throw new NotConnectedError(`${this.name}: ${this.brokers}: ${describeKafkaError(err)}`);
       }
-      throw new Error(`kafka_franz: ${describeKafkaError(err)}`);
+      throw new Error(`${this.name}: ${describeKafkaError(err)}`);
     }
   }
 
@@ -182,6 +203,9 @@ export class KafkaFranzWriter implements OutputWriter {
 }
 
 class SendTimeout extends Error {}
+
+/** A batch that no retry can send (a bad partition or timestamp): it fails at once. */
+export class UnsendableBatchError extends Error {}
 
 /** The send, or a SendTimeout once `ms` passed without an answer (the connection is then presumed lost). */
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -56,7 +56,6 @@ describe('the reference config tests', () => {
       'aws_s3',
       'cache_get',
       'cache_set',
-      'kafka',
       'protobuf',
       'strategy',
     ]);
