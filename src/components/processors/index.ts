@@ -15,6 +15,7 @@ import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
+import { spec as protobufProcessor } from './protobuf.js';
 import { spec as rateLimitProcessor } from './rate_limit.js';
 import { spec as sleep } from './sleep.js';
 import { spec as split } from './split.js';
@@ -47,4 +48,5 @@ export const processors: ComponentSpec<any, any>[] = [
   log,
   groupByValue,
   jsonSchema,
+  protobufProcessor,
 ];
