@@ -6,7 +6,7 @@ import Long from 'long';
 import protobuf from 'protobufjs';
 import { JsonNumber } from '../../bloblang/library.js';
 import { parseDuration, parseTimestamp } from './protobuf_time.js';
-import { jsonName, mapKeyType, SPECIAL_FORMS } from './protobuf_to_json.js';
+import { jsonName, mapKeyType, SPECIAL_FORMS, valueField } from './protobuf_to_json.js';
 
 type Obj = Record<string, unknown>;
 
@@ -258,7 +258,7 @@ export class ProtoJsonReader {
         return { values: json.map((v) => this.message(valueType, v)) };
       }
       case 'Value':
-        return this.value(json);
+        return this.value(type, json);
       case 'Any':
         return this.any(json);
       default:
@@ -266,15 +266,16 @@ export class ProtoJsonReader {
     }
   }
 
-  private value(json: unknown): Obj {
-    if (json === null) return { null_value: 0 };
-    if (typeof json === 'boolean') return { bool_value: json };
-    if (typeof json === 'string') return { string_value: json };
-    if (typeof json === 'number' || typeof json === 'bigint') return { number_value: Number(json) };
-    if (json instanceof JsonNumber) return { number_value: Number(json.text) };
+  private value(type: protobuf.Type, json: unknown): Obj {
+    const one = (name: string, v: unknown): Obj => ({ [valueField(type, name)]: v });
+    if (json === null) return one('null_value', 0);
+    if (typeof json === 'boolean') return one('bool_value', json);
+    if (typeof json === 'string') return one('string_value', json);
+    if (typeof json === 'number' || typeof json === 'bigint') return one('number_value', Number(json));
+    if (json instanceof JsonNumber) return one('number_value', Number(json.text));
     if (Array.isArray(json))
-      return { list_value: this.message(this.root.lookupType('.google.protobuf.ListValue'), json) };
-    return { struct_value: this.message(this.root.lookupType('.google.protobuf.Struct'), json) };
+      return one('list_value', this.message(this.root.lookupType('.google.protobuf.ListValue'), json));
+    return one('struct_value', this.message(this.root.lookupType('.google.protobuf.Struct'), json));
   }
 
   private any(json: unknown): Obj {

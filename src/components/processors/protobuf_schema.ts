@@ -29,13 +29,20 @@ export function loadProtoRoot(importPaths: string[]): protobuf.Root {
     files.push(...protoFilesUnder(dir));
   }
   const root = new protobuf.Root();
+  // protobufjs resolves each file just before reading and parsing it: the last one resolved is
+  // the one a parse error is about.
+  let current = '';
   // An import names a file relative to one of the import paths; unknown names fall through to
   // protobufjs's bundled google/protobuf files (or fail to load, naming the import).
   root.resolvePath = (_origin, target) => {
+    current = target;
     if (target.startsWith('/')) return target;
     for (const dir of dirs) {
       const candidate = join(dir, target);
-      if (existsSync(candidate)) return candidate;
+      if (existsSync(candidate)) {
+        current = candidate;
+        return candidate;
+      }
     }
     return target;
   };
@@ -43,7 +50,9 @@ export function loadProtoRoot(importPaths: string[]): protobuf.Root {
     root.loadSync(files, { keepCase: true });
     root.resolveAll();
   } catch (err) {
-    throw new ConfigError(`unable to load protos: ${errorMessage(err)}`);
+    const message = errorMessage(err);
+    const where = current !== '' && !message.includes(current) ? ` (in ${current})` : '';
+    throw new ConfigError(`unable to load protos: ${message}${where}`);
   }
   return root;
 }

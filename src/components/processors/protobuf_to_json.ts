@@ -19,6 +19,15 @@ const LONG_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64'])
 /** The key type of a map field (protobufjs types it on MapField only). */
 export const mapKeyType = (field: protobuf.Field): string => (field as unknown as protobuf.MapField).keyType;
 
+/**
+ * The name a google.protobuf.Value field has in the loaded schema: protobufjs's bundled copy
+ * names them in camelCase (nullValue), a parsed .proto file as written (null_value).
+ */
+export function valueField(type: protobuf.Type, protoName: string): string {
+  if (type.fields[protoName]) return protoName;
+  return protoName.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
 /** protoc's JSON name: underscores dropped, the letter after each one upper-cased. */
 export function jsonName(field: protobuf.Field): string {
   const explicit = field.options?.json_name;
@@ -190,7 +199,7 @@ export class ProtoJsonWriter {
         return ((msg.values ?? []) as Record<string, unknown>[]).map((v) => this.message(valueType, v));
       }
       case 'Value':
-        return this.value(msg);
+        return this.value(type, msg);
       case 'Any':
         return this.any(msg);
       default:
@@ -198,19 +207,28 @@ export class ProtoJsonWriter {
     }
   }
 
-  private value(msg: Record<string, unknown>): unknown {
-    if (msg.number_value !== undefined && msg.number_value !== null) {
-      const n = toNumber(msg.number_value);
+  private value(type: protobuf.Type, msg: Record<string, unknown>): unknown {
+    const get = (name: string) => {
+      const key = valueField(type, name);
+      return Object.hasOwn(msg, key) && msg[key] !== null && msg[key] !== undefined ? msg[key] : undefined;
+    };
+    const number = get('number_value');
+    if (number !== undefined) {
+      const n = toNumber(number);
       if (!Number.isFinite(n)) throw new Error(`invalid google.protobuf.Value: ${n} is not a JSON number`);
       return n;
     }
-    if (msg.string_value !== undefined && msg.string_value !== null) return msg.string_value;
-    if (msg.bool_value !== undefined && msg.bool_value !== null) return msg.bool_value;
-    if (msg.struct_value)
-      return this.message(this.root.lookupType('.google.protobuf.Struct'), msg.struct_value as never);
-    if (msg.list_value)
-      return this.message(this.root.lookupType('.google.protobuf.ListValue'), msg.list_value as never);
-    if (msg.null_value !== undefined && msg.null_value !== null) return null;
+    const text = get('string_value');
+    if (text !== undefined) return text;
+    const bool = get('bool_value');
+    if (bool !== undefined) return bool;
+    const struct = get('struct_value');
+    if (struct !== undefined)
+      return this.message(this.root.lookupType('.google.protobuf.Struct'), struct as never);
+    const list = get('list_value');
+    if (list !== undefined)
+      return this.message(this.root.lookupType('.google.protobuf.ListValue'), list as never);
+    if (get('null_value') !== undefined) return null;
     throw new Error('google.protobuf.Value: none of the oneof fields is set');
   }
 
