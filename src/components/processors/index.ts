@@ -1,5 +1,6 @@
 // Every processor component, in one list the registry is built from. Add one import and one entry per component.
 import type { ComponentSpec } from '../../config/spec.js';
+import { spec as avro } from './avro.js';
 import { spec as bloblang } from './bloblang.js';
 import { spec as boundsCheck } from './bounds_check.js';
 import { spec as branch } from './branch.js';
@@ -49,4 +50,5 @@ export const processors: ComponentSpec<any, any>[] = [
   groupByValue,
   jsonSchema,
   protobufProcessor,
+  avro,
 ];
