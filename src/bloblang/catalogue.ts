@@ -6,6 +6,7 @@ import './methods/compression.js';
 import './methods/encoding.js';
 import './methods/hashing.js';
 import './methods/json.js';
+import './methods/msgpack.js';
 import './methods/numbers.js';
 import './methods/objects.js';
 import './methods/parsing.js';

@@ -14,6 +14,7 @@ import { spec as groupByValue } from './group_by_value.js';
 import { spec as jsonSchema } from './json_schema.js';
 import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
+import { spec as msgpack } from './msgpack.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
 import { spec as protobufProcessor } from './protobuf.js';
@@ -51,4 +52,5 @@ export const processors: ComponentSpec<any, any>[] = [
   jsonSchema,
   protobufProcessor,
   avro,
+  msgpack,
 ];
