@@ -14,3 +14,4 @@ import './methods/regexp.js';
 import './methods/strings.js';
 import './methods/time.js';
 import './methods/type.js';
+import './methods/xml.js';

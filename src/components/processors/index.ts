@@ -25,6 +25,7 @@ import { spec as switchProcessor } from './switch.js';
 import { spec as syncResponse } from './sync_response.js';
 import { spec as tryProcessor } from './try.js';
 import { spec as whileProcessor } from './while.js';
+import { spec as xml } from './xml.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
 export const processors: ComponentSpec<any, any>[] = [
@@ -53,4 +54,5 @@ export const processors: ComponentSpec<any, any>[] = [
   protobufProcessor,
   avro,
   msgpack,
+  xml,
 ];
