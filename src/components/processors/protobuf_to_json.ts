@@ -28,11 +28,20 @@ export function valueField(type: protobuf.Type, protoName: string): string {
   return protoName.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
+const jsonNames = new WeakMap<protobuf.Field, string>();
+
 /** protoc's JSON name: underscores dropped, the letter after each one upper-cased. */
 export function jsonName(field: protobuf.Field): string {
-  const explicit = field.options?.json_name;
-  if (typeof explicit === 'string') return explicit;
-  return field.name.replace(/_([a-z0-9]?)/g, (_m, c: string) => c.toUpperCase());
+  let name = jsonNames.get(field);
+  if (name === undefined) {
+    const explicit = field.options?.json_name;
+    name =
+      typeof explicit === 'string'
+        ? explicit
+        : field.name.replace(/_([a-z0-9]?)/g, (_m, c: string) => c.toUpperCase());
+    jsonNames.set(field, name);
+  }
+  return name;
 }
 
 const isLong = (v: unknown): v is { low: number; high: number; unsigned: boolean } =>
