@@ -1,6 +1,7 @@
 // Every processor component, in one list the registry is built from. Add one import and one entry per component.
 import type { ComponentSpec } from '../../config/spec.js';
 import { spec as archive } from './archive.js';
+import { spec as avro } from './avro.js';
 import { spec as benchmark } from './benchmark.js';
 import { spec as bloblang } from './bloblang.js';
 import { spec as boundsCheck } from './bounds_check.js';
@@ -18,10 +19,12 @@ import { spec as jsonSchema } from './json_schema.js';
 import { spec as log } from './log.js';
 import { spec as mapping } from './mapping.js';
 import { spec as metric } from './metric.js';
+import { spec as msgpack } from './msgpack.js';
 import { spec as mutation } from './mutation.js';
 import { spec as noop } from './noop.js';
 import { spec as parallel } from './parallel.js';
 import { spec as processorsProcessor } from './processors.js';
+import { spec as protobufProcessor } from './protobuf.js';
 import { spec as rateLimitProcessor } from './rate_limit.js';
 import { spec as selectParts } from './select_parts.js';
 import { spec as sleep } from './sleep.js';
@@ -33,6 +36,7 @@ import { spec as tryCatch } from './try_catch.js';
 import { spec as unarchive } from './unarchive.js';
 import { spec as whileProcessor } from './while.js';
 import { spec as workflow } from './workflow.js';
+import { spec as xml } from './xml.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
 export const processors: ComponentSpec<any, any>[] = [
@@ -69,4 +73,8 @@ export const processors: ComponentSpec<any, any>[] = [
   metric,
   benchmark,
   workflow,
+  protobufProcessor,
+  avro,
+  msgpack,
+  xml,
 ];

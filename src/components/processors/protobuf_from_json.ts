@@ -1,0 +1,302 @@
+// A JSON document read into a protobufjs message object following the proto3 JSON mapping the
+// reference (protojson) reads: fields by JSON or proto name, unknown fields an error (unless
+// discarded), 64-bit integers as numbers or strings, enums by name or number, bytes as base64,
+// well-known types in their special forms.
+import Long from 'long';
+import protobuf from 'protobufjs';
+import { JsonNumber } from '../../bloblang/library.js';
+import { parseDuration, parseTimestamp } from './protobuf_time.js';
+import { jsonName, mapKeyType, SPECIAL_FORMS, valueField } from './protobuf_to_json.js';
+
+type Obj = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Obj =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  !(v instanceof Uint8Array) &&
+  !(v instanceof JsonNumber);
+
+const describe = (v: unknown): string =>
+  v instanceof JsonNumber ? v.text : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+
+const INT_RANGES: Record<string, [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sint32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sfixed32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  fixed32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sint64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sfixed64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+  fixed64: [0n, 2n ** 64n - 1n],
+};
+
+/** An integer given as a JSON number or a string of one (exponents allowed if the value is whole). */
+function integer(type: string, v: unknown, where: string): bigint {
+  let n: bigint | undefined;
+  if (typeof v === 'bigint') n = v;
+  else if (typeof v === 'number' && Number.isInteger(v)) n = BigInt(v);
+  else if (typeof v === 'string' && /^-?\d+$/.test(v.trim()) && v.trim() === v) n = BigInt(v);
+  else if (typeof v === 'string' && v.trim() === v && v !== '' && Number.isInteger(Number(v)))
+    n = BigInt(Number(v));
+  const range = INT_RANGES[type]!;
+  if (n === undefined || n < range[0] || n > range[1])
+    throw new Error(`invalid value for ${type} field ${where}: ${describe(v)}`);
+  return n;
+}
+
+function float(type: string, v: unknown, where: string): number {
+  let n: number | undefined;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'bigint') n = Number(v);
+  else if (v instanceof JsonNumber) n = Number(v.text);
+  else if (v === 'NaN') n = Number.NaN;
+  else if (v === 'Infinity') n = Number.POSITIVE_INFINITY;
+  else if (v === '-Infinity') n = Number.NEGATIVE_INFINITY;
+  else if (typeof v === 'string' && v.trim() === v && v !== '' && !Number.isNaN(Number(v))) n = Number(v);
+  if (n === undefined || (typeof v !== 'string' && !Number.isFinite(n)))
+    throw new Error(`invalid value for ${type} field ${where}: ${describe(v)}`);
+  if (
+    type === 'float' &&
+    Number.isFinite(n) &&
+    !Number.isFinite(Math.fround(n)) &&
+    Math.abs(n) > 3.4028234663852886e38
+  )
+    throw new Error(`invalid value for float field ${where}: ${describe(v)}`);
+  return n;
+}
+
+function bytes(v: unknown, where: string): Uint8Array {
+  // Standard or URL-safe base64, padded or not.
+  if (typeof v !== 'string' || !/^[A-Za-z0-9+/\-_]*={0,2}$/.test(v) || v.replace(/=+$/, '').length % 4 === 1)
+    throw new Error(`invalid value for bytes field ${where}: ${describe(v)}`);
+  return new Uint8Array(Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+}
+
+export class ProtoJsonReader {
+  private readonly names = new WeakMap<protobuf.Type, Map<string, protobuf.Field>>();
+
+  constructor(
+    private readonly root: protobuf.Root,
+    private readonly discardUnknown: boolean,
+  ) {}
+
+  private fieldsByName(type: protobuf.Type): Map<string, protobuf.Field> {
+    let names = this.names.get(type);
+    if (!names) {
+      names = new Map();
+      for (const field of type.fieldsArray) {
+        names.set(field.name, field);
+        names.set(jsonName(field), field);
+      }
+      this.names.set(type, names);
+    }
+    return names;
+  }
+
+  /** json as the protobufjs object of `type` (ready for `type.encode`). */
+  message(type: protobuf.Type, json: unknown): Obj {
+    if (type.fullName.startsWith('.google.protobuf.')) {
+      const special = this.wellKnown(type, json);
+      if (special !== undefined) return special;
+    }
+    if (!isObject(json))
+      throw new Error(`invalid value for message ${type.fullName.slice(1)}: ${describe(json)}`);
+    const out: Obj = {};
+    const seen = new Set<protobuf.Field>();
+    const oneofsSet = new Set<protobuf.OneOf>();
+    for (const [key, value] of Object.entries(json)) {
+      const field = this.fieldsByName(type).get(key);
+      if (!field) {
+        if (this.discardUnknown) continue;
+        throw new Error(`unknown field "${key}"`);
+      }
+      if (seen.has(field)) throw new Error(`duplicate field "${key}"`);
+      seen.add(field);
+      const isNullValue =
+        field.resolvedType?.fullName === '.google.protobuf.Value' ||
+        field.resolvedType?.fullName === '.google.protobuf.NullValue';
+      if (value === null && !(isNullValue && !field.repeated && !field.map)) continue;
+      if (field.partOf && field.partOf.oneof.length > 1) {
+        if (oneofsSet.has(field.partOf))
+          throw new Error(
+            `error parsing "${key}", oneof ${type.fullName.slice(1)}.${field.partOf.name} is already set`,
+          );
+        oneofsSet.add(field.partOf);
+      }
+      const converted = this.field(field, value, key);
+      if (converted !== undefined) out[field.name] = converted;
+    }
+    return out;
+  }
+
+  private field(field: protobuf.Field, value: unknown, key: string): unknown {
+    if (field.map) {
+      if (!isObject(value)) throw new Error(`invalid value for map field ${key}: ${describe(value)}`);
+      const out: Obj = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (v === null && field.resolvedType?.fullName !== '.google.protobuf.Value')
+          throw new Error(`invalid value for map field ${key}: null`);
+        const converted = this.singular(field, v, key);
+        if (converted !== undefined) out[this.mapKey(mapKeyType(field), k, key)] = converted;
+      }
+      return out;
+    }
+    if (field.repeated) {
+      if (!Array.isArray(value)) throw new Error(`invalid value for list field ${key}: ${describe(value)}`);
+      const out: unknown[] = [];
+      for (const v of value) {
+        const converted = this.singular(field, v, key);
+        if (converted !== undefined) out.push(converted);
+      }
+      return out;
+    }
+    return this.singular(field, value, key);
+  }
+
+  private mapKey(keyType: string, k: string, key: string): string {
+    if (keyType === 'string') return k;
+    if (keyType === 'bool') {
+      if (k !== 'true' && k !== 'false') throw new Error(`invalid map key for field ${key}: "${k}"`);
+      return k;
+    }
+    if (!/^-?\d+$/.test(k)) throw new Error(`invalid map key for field ${key}: "${k}"`);
+    return integer(keyType, k, key).toString();
+  }
+
+  /** One value; undefined when it is to be left out (an unknown enum name being discarded). */
+  private singular(field: protobuf.Field, v: unknown, where: string): unknown {
+    const resolved = field.resolvedType;
+    if (resolved instanceof protobuf.Type) return this.message(resolved, v);
+    if (resolved instanceof protobuf.Enum) {
+      if (resolved.fullName === '.google.protobuf.NullValue') {
+        if (v !== null) throw new Error(`invalid value for enum field ${where}: ${describe(v)}`);
+        return 0;
+      }
+      if (typeof v === 'string') {
+        const n = resolved.values[v];
+        if (n !== undefined) return n;
+        if (this.discardUnknown) return undefined;
+        throw new Error(`invalid value for enum field ${where}: ${describe(v)}`);
+      }
+      if (typeof v === 'number' || typeof v === 'bigint') return Number(integer('int32', v, where));
+      throw new Error(`invalid value for enum field ${where}: ${describe(v)}`);
+    }
+    switch (field.type) {
+      case 'double':
+      case 'float':
+        return float(field.type, v, where);
+      case 'int32':
+      case 'sint32':
+      case 'sfixed32':
+      case 'uint32':
+      case 'fixed32':
+        return Number(integer(field.type, v, where));
+      case 'int64':
+      case 'sint64':
+      case 'sfixed64':
+      case 'uint64':
+      case 'fixed64': {
+        const n = integer(field.type, v, where);
+        const unsigned = field.type === 'uint64' || field.type === 'fixed64';
+        return Long.fromString(n.toString(), unsigned);
+      }
+      case 'bool':
+        if (typeof v !== 'boolean') throw new Error(`invalid value for bool field ${where}: ${describe(v)}`);
+        return v;
+      case 'string':
+        if (typeof v !== 'string') throw new Error(`invalid value for string field ${where}: ${describe(v)}`);
+        return v;
+      case 'bytes':
+        return bytes(v, where);
+      default:
+        throw new Error(`unsupported field type ${field.type} of ${where}`);
+    }
+  }
+
+  private wellKnown(type: protobuf.Type, json: unknown): Obj | undefined {
+    const name = type.fullName.slice('.google.protobuf.'.length);
+    const bad = () => new Error(`invalid google.protobuf.${name} value ${describe(json)}`);
+    switch (name) {
+      case 'Timestamp':
+      case 'Duration': {
+        if (typeof json !== 'string') throw bad();
+        const { seconds, nanos } = name === 'Timestamp' ? parseTimestamp(json) : parseDuration(json);
+        return { seconds: Long.fromNumber(seconds), nanos };
+      }
+      case 'DoubleValue':
+      case 'FloatValue':
+      case 'Int64Value':
+      case 'UInt64Value':
+      case 'Int32Value':
+      case 'UInt32Value':
+      case 'BoolValue':
+      case 'StringValue':
+      case 'BytesValue':
+        return { value: this.singular(type.fields.value!, json, 'value') };
+      case 'Empty':
+        if (!isObject(json) || Object.keys(json).length > 0) throw bad();
+        return {};
+      case 'FieldMask':
+        if (typeof json !== 'string') throw bad();
+        return {
+          paths:
+            json === '' ? [] : json.split(',').map((p) => p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
+        };
+      case 'Struct': {
+        if (!isObject(json)) throw bad();
+        const valueType = this.root.lookupType('.google.protobuf.Value');
+        const fields: Obj = {};
+        for (const [k, v] of Object.entries(json)) fields[k] = this.message(valueType, v);
+        return { fields };
+      }
+      case 'ListValue': {
+        if (!Array.isArray(json)) throw bad();
+        const valueType = this.root.lookupType('.google.protobuf.Value');
+        return { values: json.map((v) => this.message(valueType, v)) };
+      }
+      case 'Value':
+        return this.value(type, json);
+      case 'Any':
+        return this.any(json);
+      default:
+        return undefined;
+    }
+  }
+
+  private value(type: protobuf.Type, json: unknown): Obj {
+    const one = (name: string, v: unknown): Obj => ({ [valueField(type, name)]: v });
+    if (json === null) return one('null_value', 0);
+    if (typeof json === 'boolean') return one('bool_value', json);
+    if (typeof json === 'string') return one('string_value', json);
+    if (typeof json === 'number' || typeof json === 'bigint') return one('number_value', Number(json));
+    if (json instanceof JsonNumber) return one('number_value', Number(json.text));
+    if (Array.isArray(json))
+      return one('list_value', this.message(this.root.lookupType('.google.protobuf.ListValue'), json));
+    return one('struct_value', this.message(this.root.lookupType('.google.protobuf.Struct'), json));
+  }
+
+  private any(json: unknown): Obj {
+    if (!isObject(json)) throw new Error(`invalid google.protobuf.Any value ${describe(json)}`);
+    if (Object.keys(json).length === 0) return {};
+    const url = json['@type'];
+    if (typeof url !== 'string' || url === '') throw new Error('google.protobuf.Any: missing "@type" field');
+    let inner: protobuf.Type;
+    try {
+      inner = this.root.lookupType(`.${url.slice(url.lastIndexOf('/') + 1)}`);
+    } catch {
+      throw new Error(`unable to resolve "${url}": not found`);
+    }
+    const { '@type': _type, ...rest } = json;
+    let body: unknown = rest;
+    if (SPECIAL_FORMS.has(inner.fullName)) {
+      if (!Object.hasOwn(rest, 'value') || Object.keys(rest).length !== 1)
+        throw new Error(`google.protobuf.Any of ${url}: expected a single "value" field`);
+      body = rest.value;
+    }
+    const value = inner.encode(this.message(inner, body)).finish();
+    return { type_url: url, value };
+  }
+}
