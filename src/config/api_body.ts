@@ -3,7 +3,9 @@
 
 import type { ComponentConfig } from '../engine/context.js';
 import { ConfigError } from '../engine/errors.js';
-import type { BloblangChecker } from './bloblang_check.js';
+import type { TimeSlicer } from '../engine/time_slicer.js';
+import { type BloblangChecker, bloblangChecker } from './bloblang_check.js';
+import { precheckBloblang } from './bloblang_precheck.js';
 import { type EnvLookup, interpolateEnv, missingEnvMessage } from './env_interpolation.js';
 import { formatApiLint } from './lint.js';
 import { lintComponentConfig, lintStreamConfig, lintStreamsBody } from './lint_config.js';
@@ -18,6 +20,7 @@ import {
   type TextPosition,
   yamlToValue,
 } from './yaml_document.js';
+import { parseYamlSliced } from './yaml_sliced.js';
 
 export interface BodyOptions {
   provider: SchemaProvider;
@@ -41,15 +44,15 @@ export type BodyResult<C> =
 
 /** Interpolates and parses; throws ConfigError for env and YAML problems (400 `Error: ...`). */
 export function parseBody(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): ParsedYaml {
-  let body = text;
-  if (options.env) {
-    const result = interpolateEnv(text, options.env);
-    if (result.errors.length > 0) throw new ConfigError(result.errors.join('; '));
-    if (result.missing.length > 0 && !options.chilled)
-      throw new ConfigError(missingEnvMessage(result.missing));
-    body = result.text;
-  }
-  return parseYaml(body);
+  return parseYaml(interpolated(text, options));
+}
+
+function interpolated(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): string {
+  if (!options.env) return text;
+  const result = interpolateEnv(text, options.env);
+  if (result.errors.length > 0) throw new ConfigError(result.errors.join('; '));
+  if (result.missing.length > 0 && !options.chilled) throw new ConfigError(missingEnvMessage(result.missing));
+  return result.text;
 }
 
 /**
@@ -68,6 +71,27 @@ function postedValue(text: string, options: Pick<BodyOptions, 'env'>): unknown {
 function withPosted<C>(result: BodyResult<C>, text: string, options: BodyOptions): BodyResult<C> {
   if (!result.ok) return result;
   const posted = postedValue(text, options);
+  return posted === undefined ? result : { ...result, posted };
+}
+
+/** postedValue, parsing in time slices. */
+async function postedValueSliced(text: string, options: Pick<BodyOptions, 'env'>, slicer: TimeSlicer) {
+  if (!options.env || !text.includes('${')) return undefined;
+  try {
+    return yamlToValue(await parseYamlSliced(text, slicer));
+  } catch {
+    return null;
+  }
+}
+
+async function withPostedSliced<C>(
+  result: BodyResult<C>,
+  text: string,
+  options: BodyOptions,
+  slicer: TimeSlicer,
+): Promise<BodyResult<C>> {
+  if (!result.ok) return result;
+  const posted = await postedValueSliced(text, options, slicer);
   return posted === undefined ? result : { ...result, posted };
 }
 
@@ -93,7 +117,14 @@ export function readComponentBody(
   kind: ConfigKind,
   options: BodyOptions,
 ): BodyResult<ComponentConfig> {
-  const parsed = parseBody(text, options);
+  return withPosted(checkComponent(parseBody(text, options), kind, options), text, options);
+}
+
+function checkComponent(
+  parsed: ParsedYaml,
+  kind: ConfigKind,
+  options: BodyOptions,
+): BodyResult<ComponentConfig> {
   if (!options.chilled) {
     const lints = lintComponentConfig(parsed, kind, options);
     if (lints.length > 0) return { ok: false, lints: lints.map(formatApiLint) };
@@ -108,7 +139,7 @@ export function readComponentBody(
       lines: buildLineIndex(parsed),
     },
   );
-  return withPosted({ ok: true, config, raw }, text, options);
+  return { ok: true, config, raw };
 }
 
 export interface StreamEntry {
@@ -124,7 +155,13 @@ export function readStreamsBody(
   text: string,
   options: Omit<BodyOptions, 'env'>,
 ): BodyResult<Map<string, StreamEntry>> {
-  const parsed = parseBody(text, {});
+  return checkStreamsBody(parseBody(text, {}), options);
+}
+
+function checkStreamsBody(
+  parsed: ParsedYaml,
+  options: Omit<BodyOptions, 'env'>,
+): BodyResult<Map<string, StreamEntry>> {
   if (!options.chilled) {
     const lints = lintStreamsBody(parsed, options).flatMap(({ id, lints }) =>
       lints.map((lint) => `stream '${id}': ${formatApiLint(lint)}`),
@@ -148,4 +185,57 @@ export function readStreamsBody(
     });
   }
   return { ok: true, config: streams, raw };
+}
+
+// The same readers for the API handlers of a big body: the lint's Bloblang checks run first in
+// time slices (see bloblang_precheck.ts), then the plain reader runs with their answers.
+
+/** The checker a sliced read lints with: the answers, worked out with pauses for the event loop. */
+function slicedChecker(
+  options: Pick<BodyOptions, 'chilled' | 'bloblang'>,
+  slicer: TimeSlicer,
+  lint: (checker: BloblangChecker) => unknown,
+): Promise<BloblangChecker | undefined> {
+  if (options.chilled) return Promise.resolve(options.bloblang);
+  return precheckBloblang(lint, options.bloblang ?? bloblangChecker, slicer);
+}
+
+/** readStreamBody, pausing for the event loop while it checks mappings. */
+export async function readStreamBodySliced(
+  text: string,
+  options: BodyOptions,
+  slicer: TimeSlicer,
+): Promise<BodyResult<StreamConfig>> {
+  const parsed = await parseYamlSliced(interpolated(text, options), slicer);
+  const bloblang = await slicedChecker(options, slicer, (checker) =>
+    lintStreamConfig(parsed, { ...options, bloblang: checker }),
+  );
+  return withPostedSliced(checkStream(parsed, { ...options, bloblang }), text, options, slicer);
+}
+
+/** readComponentBody, pausing for the event loop while it checks mappings. */
+export async function readComponentBodySliced(
+  text: string,
+  kind: ConfigKind,
+  options: BodyOptions,
+  slicer: TimeSlicer,
+): Promise<BodyResult<ComponentConfig>> {
+  const parsed = await parseYamlSliced(interpolated(text, options), slicer);
+  const bloblang = await slicedChecker(options, slicer, (checker) =>
+    lintComponentConfig(parsed, kind, { ...options, bloblang: checker }),
+  );
+  return withPostedSliced(checkComponent(parsed, kind, { ...options, bloblang }), text, options, slicer);
+}
+
+/** readStreamsBody, pausing for the event loop while it checks mappings. */
+export async function readStreamsBodySliced(
+  text: string,
+  options: Omit<BodyOptions, 'env'>,
+  slicer: TimeSlicer,
+): Promise<BodyResult<Map<string, StreamEntry>>> {
+  const parsed = await parseYamlSliced(text, slicer);
+  const bloblang = await slicedChecker(options, slicer, (checker) =>
+    lintStreamsBody(parsed, { ...options, bloblang: checker }),
+  );
+  return checkStreamsBody(parsed, { ...options, bloblang });
 }
