@@ -104,14 +104,17 @@ describe('big config bodies (issue 17)', () => {
     }
   });
 
-  it('lints a big body exactly as the one-go reader does (same messages, same lines)', async () => {
+  it('lints a big body as the one-go reader does (same messages, same lines), answering /ping all along', async () => {
     const config = JSON.parse(body) as { pipeline: { processors: Record<string, unknown>[] } };
     config.pipeline.processors[500] = { mapping: 'root = this.\nroot.x = 1' };
     config.pipeline.processors[900] = { mutation: 'root.a = ${! nope' };
     config.pipeline.processors[1200] = { log: { message: '${! this.( }' } };
     const text = JSON.stringify(config, null, 1);
+    const pings = watchPings(svc);
     const reply = await send(svc, 'POST', '/streams/bad', text);
+    const { maxGapMs } = await pings.stop();
     assert.equal(reply.status, 400);
+    assert.ok(maxGapMs < MAX_PING_GAP_MS, `/ping went unanswered for ${Math.round(maxGapMs)} ms`);
     const lints = (json(reply) as { linting_errors: string[] }).linting_errors;
     const expected = readStreamBody(text, { provider: schemaProvider(testRegistry), env: envLookup({}) });
     assert.equal(expected.ok, false);
