@@ -3,11 +3,9 @@
 
 import type { ComponentConfig } from '../engine/context.js';
 import { ConfigError } from '../engine/errors.js';
-import type { TimeSlicer } from '../engine/time_slicer.js';
-import { type BloblangChecker, bloblangChecker } from './bloblang_check.js';
-import { precheckBloblang } from './bloblang_precheck.js';
+import type { BloblangChecker } from './bloblang_check.js';
 import { type EnvLookup, interpolateEnv, missingEnvMessage } from './env_interpolation.js';
-import { formatApiLint } from './lint.js';
+import { formatApiLint, type Lint } from './lint.js';
 import { lintComponentConfig, lintStreamConfig, lintStreamsBody } from './lint_config.js';
 import { isPlainObject, normaliseComponent } from './normalise.js';
 import type { ConfigKind, SchemaProvider } from './schema.js';
@@ -20,7 +18,6 @@ import {
   type TextPosition,
   yamlToValue,
 } from './yaml_document.js';
-import { parseYamlSliced } from './yaml_sliced.js';
 
 export interface BodyOptions {
   provider: SchemaProvider;
@@ -47,7 +44,8 @@ export function parseBody(text: string, options: Pick<BodyOptions, 'env' | 'chil
   return parseYaml(interpolated(text, options));
 }
 
-function interpolated(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): string {
+/** The body with `${VAR}` expanded (when options.env is given); throws ConfigError. */
+export function interpolated(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): string {
   if (!options.env) return text;
   const result = interpolateEnv(text, options.env);
   if (result.errors.length > 0) throw new ConfigError(result.errors.join('; '));
@@ -71,27 +69,6 @@ function postedValue(text: string, options: Pick<BodyOptions, 'env'>): unknown {
 function withPosted<C>(result: BodyResult<C>, text: string, options: BodyOptions): BodyResult<C> {
   if (!result.ok) return result;
   const posted = postedValue(text, options);
-  return posted === undefined ? result : { ...result, posted };
-}
-
-/** postedValue, parsing in time slices. */
-async function postedValueSliced(text: string, options: Pick<BodyOptions, 'env'>, slicer: TimeSlicer) {
-  if (!options.env || !text.includes('${')) return undefined;
-  try {
-    return yamlToValue(await parseYamlSliced(text, slicer));
-  } catch {
-    return null;
-  }
-}
-
-async function withPostedSliced<C>(
-  result: BodyResult<C>,
-  text: string,
-  options: BodyOptions,
-  slicer: TimeSlicer,
-): Promise<BodyResult<C>> {
-  if (!result.ok) return result;
-  const posted = await postedValueSliced(text, options, slicer);
   return posted === undefined ? result : { ...result, posted };
 }
 
@@ -129,6 +106,15 @@ function checkComponent(
     const lints = lintComponentConfig(parsed, kind, options);
     if (lints.length > 0) return { ok: false, lints: lints.map(formatApiLint) };
   }
+  return convertComponent(parsed, kind, options);
+}
+
+/** A linted component document as its config. */
+export function convertComponent(
+  parsed: ParsedYaml,
+  kind: ConfigKind,
+  options: Pick<BodyOptions, 'provider'>,
+): BodyResult<ComponentConfig> {
   const raw = yamlToValue(parsed);
   const config = normaliseComponent(
     kind,
@@ -163,11 +149,22 @@ function checkStreamsBody(
   options: Omit<BodyOptions, 'env'>,
 ): BodyResult<Map<string, StreamEntry>> {
   if (!options.chilled) {
-    const lints = lintStreamsBody(parsed, options).flatMap(({ id, lints }) =>
-      lints.map((lint) => `stream '${id}': ${formatApiLint(lint)}`),
-    );
+    const lints = streamsLints(lintStreamsBody(parsed, options));
     if (lints.length > 0) return { ok: false, lints };
   }
+  return convertStreams(parsed, options);
+}
+
+/** Lints of a `POST /streams` body as the API words them. */
+export function streamsLints(byStream: { id: string; lints: Lint[] }[]): string[] {
+  return byStream.flatMap(({ id, lints }) => lints.map((lint) => `stream '${id}': ${formatApiLint(lint)}`));
+}
+
+/** A linted `POST /streams` document as its stream configs. */
+export function convertStreams(
+  parsed: ParsedYaml,
+  options: Pick<BodyOptions, 'provider'>,
+): BodyResult<Map<string, StreamEntry>> {
   const raw = yamlToValue(parsed);
   if (raw !== null && raw !== undefined && !isPlainObject(raw))
     throw new ConfigError('expected an object of stream configs');
@@ -185,57 +182,4 @@ function checkStreamsBody(
     });
   }
   return { ok: true, config: streams, raw };
-}
-
-// The same readers for the API handlers of a big body: the lint's Bloblang checks run first in
-// time slices (see bloblang_precheck.ts), then the plain reader runs with their answers.
-
-/** The checker a sliced read lints with: the answers, worked out with pauses for the event loop. */
-function slicedChecker(
-  options: Pick<BodyOptions, 'chilled' | 'bloblang'>,
-  slicer: TimeSlicer,
-  lint: (checker: BloblangChecker) => unknown,
-): Promise<BloblangChecker | undefined> {
-  if (options.chilled) return Promise.resolve(options.bloblang);
-  return precheckBloblang(lint, options.bloblang ?? bloblangChecker, slicer);
-}
-
-/** readStreamBody, pausing for the event loop while it checks mappings. */
-export async function readStreamBodySliced(
-  text: string,
-  options: BodyOptions,
-  slicer: TimeSlicer,
-): Promise<BodyResult<StreamConfig>> {
-  const parsed = await parseYamlSliced(interpolated(text, options), slicer);
-  const bloblang = await slicedChecker(options, slicer, (checker) =>
-    lintStreamConfig(parsed, { ...options, bloblang: checker }),
-  );
-  return withPostedSliced(checkStream(parsed, { ...options, bloblang }), text, options, slicer);
-}
-
-/** readComponentBody, pausing for the event loop while it checks mappings. */
-export async function readComponentBodySliced(
-  text: string,
-  kind: ConfigKind,
-  options: BodyOptions,
-  slicer: TimeSlicer,
-): Promise<BodyResult<ComponentConfig>> {
-  const parsed = await parseYamlSliced(interpolated(text, options), slicer);
-  const bloblang = await slicedChecker(options, slicer, (checker) =>
-    lintComponentConfig(parsed, kind, { ...options, bloblang: checker }),
-  );
-  return withPostedSliced(checkComponent(parsed, kind, { ...options, bloblang }), text, options, slicer);
-}
-
-/** readStreamsBody, pausing for the event loop while it checks mappings. */
-export async function readStreamsBodySliced(
-  text: string,
-  options: Omit<BodyOptions, 'env'>,
-  slicer: TimeSlicer,
-): Promise<BodyResult<Map<string, StreamEntry>>> {
-  const parsed = await parseYamlSliced(text, slicer);
-  const bloblang = await slicedChecker(options, slicer, (checker) =>
-    lintStreamsBody(parsed, { ...options, bloblang: checker }),
-  );
-  return checkStreamsBody(parsed, { ...options, bloblang });
 }

@@ -13,6 +13,7 @@ export async function parseYamlSliced(text: string, slicer: TimeSlicer): Promise
   const lines = new LineCounter();
   checkNesting(text);
   const doc = parseSimpleYaml(text, lines, YAML_OPTIONS) ?? (await parseDocumentSliced(text, lines, slicer));
+  await slicer.pause();
   return checkedDocument(text, doc, lines);
 }
 

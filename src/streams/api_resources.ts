@@ -1,7 +1,7 @@
 // REST handlers for shared resources: `POST /resources/{type}/{id}` creates or replaces (§3.6);
 // nekton decision 4 adds `GET /resources`, `GET` and `DELETE /resources/{type}/{id}`.
 import type { ServerResponse } from 'node:http';
-import { readComponentBodySliced } from '../config/api_body.js';
+import { readComponentBodySliced } from '../config/api_body_sliced.js';
 import { scrubComponent } from '../config/scrub.js';
 import type { EndpointHandler } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';

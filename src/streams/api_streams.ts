@@ -2,7 +2,8 @@
 // the nekton decisions: `linting_errors`, safe updates, PATCH as a JSON merge patch).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify } from 'yaml';
-import { checkStream, parseBody, readStreamBodySliced, readStreamsBodySliced } from '../config/api_body.js';
+import { checkStream, parseBody } from '../config/api_body.js';
+import { readStreamBodySliced, readStreamsBodySliced } from '../config/api_body_sliced.js';
 import { mergePatch } from '../config/merge_patch.js';
 import { isPlainObject } from '../config/normalise.js';
 import { parseYaml, yamlToValue } from '../config/yaml_document.js';
