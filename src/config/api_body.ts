@@ -5,7 +5,7 @@ import type { ComponentConfig } from '../engine/context.js';
 import { ConfigError } from '../engine/errors.js';
 import type { BloblangChecker } from './bloblang_check.js';
 import { type EnvLookup, interpolateEnv, missingEnvMessage } from './env_interpolation.js';
-import { formatApiLint } from './lint.js';
+import { formatApiLint, type Lint } from './lint.js';
 import { lintComponentConfig, lintStreamConfig, lintStreamsBody } from './lint_config.js';
 import { isPlainObject, normaliseComponent } from './normalise.js';
 import type { ConfigKind, SchemaProvider } from './schema.js';
@@ -41,15 +41,16 @@ export type BodyResult<C> =
 
 /** Interpolates and parses; throws ConfigError for env and YAML problems (400 `Error: ...`). */
 export function parseBody(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): ParsedYaml {
-  let body = text;
-  if (options.env) {
-    const result = interpolateEnv(text, options.env);
-    if (result.errors.length > 0) throw new ConfigError(result.errors.join('; '));
-    if (result.missing.length > 0 && !options.chilled)
-      throw new ConfigError(missingEnvMessage(result.missing));
-    body = result.text;
-  }
-  return parseYaml(body);
+  return parseYaml(interpolated(text, options));
+}
+
+/** The body with `${VAR}` expanded (when options.env is given); throws ConfigError. */
+export function interpolated(text: string, options: Pick<BodyOptions, 'env' | 'chilled'>): string {
+  if (!options.env) return text;
+  const result = interpolateEnv(text, options.env);
+  if (result.errors.length > 0) throw new ConfigError(result.errors.join('; '));
+  if (result.missing.length > 0 && !options.chilled) throw new ConfigError(missingEnvMessage(result.missing));
+  return result.text;
 }
 
 /**
@@ -93,11 +94,27 @@ export function readComponentBody(
   kind: ConfigKind,
   options: BodyOptions,
 ): BodyResult<ComponentConfig> {
-  const parsed = parseBody(text, options);
+  return withPosted(checkComponent(parseBody(text, options), kind, options), text, options);
+}
+
+function checkComponent(
+  parsed: ParsedYaml,
+  kind: ConfigKind,
+  options: BodyOptions,
+): BodyResult<ComponentConfig> {
   if (!options.chilled) {
     const lints = lintComponentConfig(parsed, kind, options);
     if (lints.length > 0) return { ok: false, lints: lints.map(formatApiLint) };
   }
+  return convertComponent(parsed, kind, options);
+}
+
+/** A linted component document as its config. */
+export function convertComponent(
+  parsed: ParsedYaml,
+  kind: ConfigKind,
+  options: Pick<BodyOptions, 'provider'>,
+): BodyResult<ComponentConfig> {
   const raw = yamlToValue(parsed);
   const config = normaliseComponent(
     kind,
@@ -108,7 +125,7 @@ export function readComponentBody(
       lines: buildLineIndex(parsed),
     },
   );
-  return withPosted({ ok: true, config, raw }, text, options);
+  return { ok: true, config, raw };
 }
 
 export interface StreamEntry {
@@ -124,13 +141,30 @@ export function readStreamsBody(
   text: string,
   options: Omit<BodyOptions, 'env'>,
 ): BodyResult<Map<string, StreamEntry>> {
-  const parsed = parseBody(text, {});
+  return checkStreamsBody(parseBody(text, {}), options);
+}
+
+function checkStreamsBody(
+  parsed: ParsedYaml,
+  options: Omit<BodyOptions, 'env'>,
+): BodyResult<Map<string, StreamEntry>> {
   if (!options.chilled) {
-    const lints = lintStreamsBody(parsed, options).flatMap(({ id, lints }) =>
-      lints.map((lint) => `stream '${id}': ${formatApiLint(lint)}`),
-    );
+    const lints = streamsLints(lintStreamsBody(parsed, options));
     if (lints.length > 0) return { ok: false, lints };
   }
+  return convertStreams(parsed, options);
+}
+
+/** Lints of a `POST /streams` body as the API words them. */
+export function streamsLints(byStream: { id: string; lints: Lint[] }[]): string[] {
+  return byStream.flatMap(({ id, lints }) => lints.map((lint) => `stream '${id}': ${formatApiLint(lint)}`));
+}
+
+/** A linted `POST /streams` document as its stream configs. */
+export function convertStreams(
+  parsed: ParsedYaml,
+  options: Pick<BodyOptions, 'provider'>,
+): BodyResult<Map<string, StreamEntry>> {
   const raw = yamlToValue(parsed);
   if (raw !== null && raw !== undefined && !isPlainObject(raw))
     throw new ConfigError('expected an object of stream configs');

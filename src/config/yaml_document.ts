@@ -29,16 +29,31 @@ const MAX_DEPTH = 200;
 /** Parses YAML text; throws ConfigError naming the position and problem (and the file when given). */
 export function parseYaml(text: string, file?: string): ParsedYaml {
   const lines = new LineCounter();
-  // The YAML parser recurses once per nesting level. Absurd nesting must never reach it: near the
-  // end of the stack V8 can fail to compile a regular expression, which kills the process.
+  checkNesting(text, file);
+  const doc =
+    parseSimpleYaml(text, lines, YAML_OPTIONS) ??
+    parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
+  return checkedDocument(text, doc, lines, file);
+}
+
+/**
+ * How every config is parsed. uniqueKeys off: the library compares every key of a map with every
+ * other one (a 4 MB body of 300,000 keys took minutes and blocked the server); checkStructure
+ * finds duplicates with a Set. merge: `<<: *anchor` merge keys, as Benthos (yaml.v3) reads them.
+ */
+export const YAML_OPTIONS = { prettyErrors: false, strict: false, uniqueKeys: false, merge: true };
+
+/**
+ * The YAML parser recurses once per nesting level. Absurd nesting must never reach it: near the
+ * end of the stack V8 can fail to compile a regular expression, which kills the process.
+ */
+export function checkNesting(text: string, file?: string): void {
   const tooDeepAt = nestsTooDeeply(text);
   if (tooDeepAt > 0) throw tooDeep(file, tooDeepAt);
-  // uniqueKeys off: the library compares every key of a map with every other one (a 4 MB body of
-  // 300,000 keys took minutes and blocked the server); checkStructure finds duplicates with a Set.
-  // merge: `<<: *anchor` merge keys, as Benthos (yaml.v3) reads them.
-  const options = { prettyErrors: false, strict: false, uniqueKeys: false, merge: true };
-  const doc =
-    parseSimpleYaml(text, lines, options) ?? parseDocument(text, { ...options, lineCounter: lines });
+}
+
+/** The parsed document once its errors and structure are checked (throws ConfigError). */
+export function checkedDocument(text: string, doc: Document, lines: LineCounter, file?: string): ParsedYaml {
   const error = doc.errors[0];
   if (error?.message.includes('Maximum call stack size exceeded')) throw tooDeep(file, 1);
   if (error) {

@@ -27,6 +27,7 @@ import { WriterOutput } from './output_wrapper.js';
 import { ProcessedInput } from './processed_input.js';
 import { ProcessedOutput } from './processed_output.js';
 import type { Registry } from './registry.js';
+import { TimeSlicer } from './time_slicer.js';
 
 export interface MetricsProvider {
   scope(labels: { label: string; path: string; stream?: string }): MetricsScope;
@@ -55,6 +56,7 @@ export interface EngineEnv {
 
 export class ComponentBuilder {
   private schemas: SchemaProvider | undefined;
+  private readonly slicer = new TimeSlicer();
 
   constructor(private readonly env: EngineEnv) {}
 
@@ -90,7 +92,11 @@ export class ComponentBuilder {
 
   async buildProcessors(list: ComponentConfig[]): Promise<Processor[]> {
     const out: Processor[] = [];
-    for (const cc of list) out.push(await this.buildProcessor(cc));
+    for (const cc of list) {
+      // Thousands of mapping processors take seconds to compile: the event loop gets turns between.
+      await this.slicer.pause();
+      out.push(await this.buildProcessor(cc));
+    }
     return out;
   }
 

@@ -4,6 +4,7 @@ import type { EnvLookup } from '../config/env_interpolation.js';
 import type { SchemaProvider } from '../config/schema.js';
 import type { ComponentBuilder } from '../engine/builder.js';
 import type { ResourceManager } from '../engine/resources.js';
+import type { KeyedLock } from './keyed_lock.js';
 import type { StreamManager, StreamMetrics } from './manager.js';
 
 export interface StreamsApiContext {
@@ -13,6 +14,8 @@ export interface StreamsApiContext {
   /** Env lookup for interpolating `POST|PUT /streams/{id}` and resource bodies. */
   env: EnvLookup;
   bodyLimitBytes: number;
+  /** Config bodies are checked one at a time (key ''), so N big bodies never hold N parses in memory. */
+  bodyQueue: KeyedLock;
   bloblang?: BloblangChecker;
   resources: ResourceManager;
   /** Builds resource components (process-wide: no stream id, endpoints unprefixed). */

@@ -1,11 +1,12 @@
 // REST handlers for shared resources: `POST /resources/{type}/{id}` creates or replaces (§3.6);
 // nekton decision 4 adds `GET /resources`, `GET` and `DELETE /resources/{type}/{id}`.
 import type { ServerResponse } from 'node:http';
-import { readComponentBody } from '../config/api_body.js';
+import { readComponentBodySliced } from '../config/api_body_sliced.js';
 import { scrubComponent } from '../config/scrub.js';
 import type { EndpointHandler } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../engine/resources.js';
+import { TimeSlicer } from '../engine/time_slicer.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { StreamsApiContext } from './api_context.js';
 import { LintFailure, StreamBuildError } from './errors.js';
@@ -75,14 +76,12 @@ async function installResource(
   text: string,
   chilled: boolean,
 ): Promise<void> {
-  let result: ReturnType<typeof readComponentBody>;
+  let result: Awaited<ReturnType<typeof readComponentBodySliced>>;
   try {
-    result = readComponentBody(text, kind, {
-      provider: ctx.provider,
-      env: ctx.env,
-      chilled,
-      bloblang: ctx.bloblang,
-    });
+    const options = { provider: ctx.provider, env: ctx.env, chilled, bloblang: ctx.bloblang };
+    result = await ctx.bodyQueue.run('', () =>
+      readComponentBodySliced(text, kind, options, new TimeSlicer()),
+    );
   } catch (err) {
     throw asBadRequest(err);
   }

@@ -2,11 +2,13 @@
 // the nekton decisions: `linting_errors`, safe updates, PATCH as a JSON merge patch).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify } from 'yaml';
-import { checkStream, parseBody, readStreamBody, readStreamsBody } from '../config/api_body.js';
+import { checkStream, parseBody } from '../config/api_body.js';
+import { readStreamBodySliced, readStreamsBodySliced } from '../config/api_body_sliced.js';
 import { mergePatch } from '../config/merge_patch.js';
 import { isPlainObject } from '../config/normalise.js';
 import { parseYaml, yamlToValue } from '../config/yaml_document.js';
 import type { EndpointHandler } from '../engine/context.js';
+import { TimeSlicer } from '../engine/time_slicer.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { StreamsApiContext } from './api_context.js';
 import { BadRequestError, LintFailure, StreamNotFoundError } from './errors.js';
@@ -42,21 +44,27 @@ export function streamsHandler(ctx: StreamsApiContext): EndpointHandler {
     }
     if (req.method !== 'POST') return sendError(res, 400, 'Error: method not supported');
     const text = await readText(req, ctx.bodyLimitBytes);
-    const wanted = parseStreamsBody(ctx, text, isChilled(queryOf(req)));
+    const wanted = await parseStreamsBody(ctx, text, isChilled(queryOf(req)));
     const failures = await ctx.manager.replaceAll(wanted);
     if (failures.length > 0) return sendError(res, 400, `Error: ${failures.join('\n')}`);
     sendOk(res);
   });
 }
 
-function parseStreamsBody(
+async function parseStreamsBody(
   ctx: StreamsApiContext,
   text: string,
   chilled: boolean,
-): Map<string, StreamDefinition> {
-  let result: ReturnType<typeof readStreamsBody>;
+): Promise<Map<string, StreamDefinition>> {
+  let result: Awaited<ReturnType<typeof readStreamsBodySliced>>;
   try {
-    result = readStreamsBody(text, { provider: ctx.provider, chilled, bloblang: ctx.bloblang });
+    result = await ctx.bodyQueue.run('', () =>
+      readStreamsBodySliced(
+        text,
+        { provider: ctx.provider, chilled, bloblang: ctx.bloblang },
+        new TimeSlicer(),
+      ),
+    );
   } catch (err) {
     throw asBadRequest(err);
   }
@@ -117,9 +125,10 @@ async function readDefinition(
   const text = await readText(req, ctx.bodyLimitBytes);
   // Decision 10: an empty body is a mistake, not a request for a stdin → stdout stream.
   if (text.trim() === '') throw new BadRequestError('the request body is empty: expected a stream config');
-  let result: ReturnType<typeof readStreamBody>;
+  let result: Awaited<ReturnType<typeof readStreamBodySliced>>;
   try {
-    result = readStreamBody(text, { provider: ctx.provider, env: ctx.env, chilled, bloblang: ctx.bloblang });
+    const options = { provider: ctx.provider, env: ctx.env, chilled, bloblang: ctx.bloblang };
+    result = await ctx.bodyQueue.run('', () => readStreamBodySliced(text, options, new TimeSlicer()));
   } catch (err) {
     throw asBadRequest(err);
   }

@@ -19,6 +19,7 @@ import { HttpServer, type HttpTimeouts } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
 import { registerStreamsApi } from './api.js';
 import { resolveStreamFiles } from './files.js';
+import { KeyedLock } from './keyed_lock.js';
 import { StreamManager } from './manager.js';
 import { loadObservability } from './observability.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from './request.js';
@@ -146,6 +147,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
         provider,
         env: envLookup(process.env),
         bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+        bodyQueue: new KeyedLock(),
         resources,
         resourceBuilder,
       },
