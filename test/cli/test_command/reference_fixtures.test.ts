@@ -55,12 +55,6 @@ describe('the reference config tests', () => {
       { targets: 89, passed: 141, missing: 8 },
       output,
     );
-    assert.deepEqual([...missingByCase].sort(), [
-      'awk',
-      'aws_s3',
-      'cache_get',
-      'cache_set',
-      'strategy',
-    ]);
+    assert.deepEqual([...missingByCase].sort(), ['awk', 'aws_s3', 'cache_get', 'cache_set', 'strategy']);
   });
 });
