@@ -153,7 +153,7 @@ export function rssKiB(pid: number): number {
   return Number(match[1]);
 }
 
-/** Which components the built nekton registers, from `nekton list` (so a bench never runs stale code). */
+/** Which components the built nekton registers, from `nekton list --format json` (so a bench never runs stale code). */
 let listed: Promise<string> | null = null;
 export async function isRegistered(
   kind: 'inputs' | 'outputs' | 'processors',
@@ -161,7 +161,7 @@ export async function isRegistered(
 ): Promise<boolean> {
   listed ??= new Promise((resolve, reject) => {
     let out = '';
-    const child = spawn(process.execPath, [NEKTON_BIN, 'list'], {
+    const child = spawn(process.execPath, [NEKTON_BIN, 'list', '--format', 'json'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -169,7 +169,7 @@ export async function isRegistered(
     child.on('error', reject);
     child.on('exit', () => resolve(out));
   });
-  const text = await listed;
-  const section = text.split(/\n(?=\S)/).find((s) => s.startsWith(`${kind}:`)) ?? '';
-  return section.split('\n').some((line) => line.trim() === `- ${name}`);
+  // The text format is the reference's, for people; the JSON one is the stable form for programs.
+  const byKind = JSON.parse(await listed) as Record<string, string[] | undefined>;
+  return byKind[kind]?.includes(name) ?? false;
 }
