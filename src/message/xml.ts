@@ -4,29 +4,15 @@
 // booleans in text and attributes become numbers and booleans (as Go's ParseFloat/ParseBool read
 // them). Shared by the `xml` processor and Bloblang's `parse_xml`.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseGoBool } from './go_bool.js';
 
 const parsers = new Map<boolean, XMLParser>();
 
 const GO_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const GO_BOOL: Record<string, boolean> = {
-  '1': true,
-  t: true,
-  T: true,
-  TRUE: true,
-  true: true,
-  True: true,
-  '0': false,
-  f: false,
-  F: false,
-  FALSE: false,
-  false: false,
-  False: false,
-};
-
 /** A string as mxj casts it: a float if Go's ParseFloat reads it, else a bool if ParseBool does. */
 function castValue(text: string): unknown {
   if (GO_FLOAT.test(text)) return Number(text);
-  return GO_BOOL[text] ?? text;
+  return parseGoBool(text) ?? text;
 }
 
 function parser(cast: boolean): XMLParser {

@@ -1,4 +1,6 @@
 // Type inspection and coercion: type, string, bytes, number, bool, array, not_null, not_empty, not, map.
+
+import { parseGoBool } from '../../message/go_bool.js';
 import { DELETED, JsonNumber, NOTHING, type Value } from '../library.js';
 import { isObject, TypeMismatchError, typeName, valueToBytes, valueToString } from '../value.js';
 import { argQuery, fail, method, p, simpleMethod } from './support.js';
@@ -35,27 +37,13 @@ simpleMethod('not', (t) => {
 
 method('map', [p.query('query')], (t, a) => argQuery(a, 0)(t));
 
-const GO_BOOLS: Record<string, boolean> = {
-  '1': true,
-  t: true,
-  T: true,
-  TRUE: true,
-  true: true,
-  True: true,
-  '0': false,
-  f: false,
-  F: false,
-  FALSE: false,
-  false: false,
-  False: false,
-};
-
 function toBool(t: Value): boolean {
   if (typeof t === 'boolean') return t;
   if (typeof t === 'number') return t !== 0;
   if (typeof t === 'bigint') return t !== 0n;
   const s = typeof t === 'string' ? t : t instanceof Uint8Array ? new TextDecoder().decode(t) : null;
-  if (s !== null && Object.hasOwn(GO_BOOLS, s)) return GO_BOOLS[s];
+  const parsed = s === null ? undefined : parseGoBool(s);
+  if (parsed !== undefined) return parsed;
   throw new TypeMismatchError(['bool'], t);
 }
 

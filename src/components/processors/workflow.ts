@@ -120,7 +120,7 @@ export class WorkflowProcessor implements Processor {
           return;
         }
         for (let i = 0; i < batch.length; i++) {
-          if (result.results[i] === null) records[i]!.skip(id);
+          if (result.results[i] === null) records[i]!.markSkipped(id);
           const failure = result.failures[i];
           if (failure) records[i]!.fail(id, failure.message);
         }

@@ -24,7 +24,7 @@ export class BranchRecord {
     this.succeeded = new Set(stages.flat());
   }
 
-  skip(id: string): void {
+  markSkipped(id: string): void {
     this.succeeded.delete(id);
     this.skipped.add(id);
   }
