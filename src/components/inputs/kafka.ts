@@ -8,10 +8,10 @@ import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 import {
   addressesField,
+  franzConnection,
   type SaramaSaslConfig,
   saramaProblems,
   saramaSaslField,
-  saslList,
   targetVersionField,
 } from '../kafka/sarama_fields.js';
 import { parseTopicPartitions } from '../kafka/topic_partitions.js';
@@ -76,13 +76,7 @@ export function consumerConfig(config: KafkaInputConfig): KafkaFranzInputConfig 
   const problem = lintKafkaInput(config)[0];
   if (problem) throw new ConfigError(`kafka: ${problem}`);
   return {
-    seed_brokers: config.addresses,
-    client_id: config.client_id,
-    tls: config.tls,
-    sasl: saslList(config.sasl),
-    metadata_max_age: '10m',
-    request_timeout_overhead: '10s',
-    conn_idle_timeout: '20s',
+    ...franzConnection(config),
     topics: parseTopicPartitions(config.topics).balanced,
     regexp_topics: false,
     rack_id: config.rack_id,

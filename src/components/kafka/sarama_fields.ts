@@ -2,6 +2,7 @@
 // from the kafka_franz ones: `addresses`, a single `sasl` object, `target_version`. nekton maps
 // them onto the same client as kafka_franz; what that client cannot honour is refused here.
 import { type FieldSpec, field } from '../../config/spec.js';
+import type { TlsConfig } from '../fields/tls.js';
 import type { SaslConfig } from './fields.js';
 
 export interface SaramaSaslConfig {
@@ -80,4 +81,28 @@ export function saslList(sasl: SaramaSaslConfig | undefined): SaslConfig[] {
   return [
     { mechanism: sasl.mechanism, username: sasl.user, password: sasl.password, token: sasl.access_token },
   ];
+}
+
+/** What the older components connect with, in their own field names. */
+export interface SaramaConnection {
+  addresses: string[];
+  client_id: string;
+  tls: TlsConfig;
+  sasl?: SaramaSaslConfig;
+}
+
+/**
+ * The kafka_franz connection fields of a `kafka` input or output: Sarama's defaults stand in for
+ * the ones the older components do not have (metadata age, request overhead, idle timeout).
+ */
+export function franzConnection(config: SaramaConnection) {
+  return {
+    seed_brokers: config.addresses,
+    client_id: config.client_id,
+    tls: config.tls,
+    sasl: saslList(config.sasl),
+    metadata_max_age: '10m',
+    request_timeout_overhead: '10s',
+    conn_idle_timeout: '20s',
+  };
 }

@@ -15,10 +15,10 @@ import { saramaPartitioner } from '../kafka/partitioners.js';
 import type { RecordTemplate } from '../kafka/records.js';
 import {
   addressesField,
+  franzConnection,
   type SaramaSaslConfig,
   saramaProblems,
   saramaSaslField,
-  saslList,
   targetVersionField,
 } from '../kafka/sarama_fields.js';
 import { tracingMapField } from '../nats/connection.js';
@@ -94,13 +94,7 @@ export function producerConfig(config: KafkaOutputConfig): KafkaFranzOutputConfi
       `kafka: compression: ${config.compression} is not one of ${COMPRESSIONS.join(', ')}`,
     );
   return {
-    seed_brokers: config.addresses,
-    client_id: config.client_id,
-    tls: config.tls,
-    sasl: saslList(config.sasl),
-    metadata_max_age: '10m',
-    request_timeout_overhead: '10s',
-    conn_idle_timeout: '20s',
+    ...franzConnection(config),
     topic: config.topic,
     ...(config.key ? { key: config.key } : {}),
     ...(config.partition ? { partition: config.partition } : {}),
