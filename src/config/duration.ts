@@ -115,3 +115,14 @@ export function formatDuration(nanoseconds: number | bigint): string {
   }
   return negative ? `-${out}` : out;
 }
+
+/** A lint problem for text that is not a Go duration (`''` is allowed: unset). */
+export function durationProblem(text: string): { message: string; line: number } | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    parseDurationMs(text.trim());
+    return undefined;
+  } catch (err) {
+    return { message: `invalid duration ${JSON.stringify(text)}: ${(err as Error).message}`, line: 1 };
+  }
+}

@@ -14,6 +14,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { type BloblangChecker, bloblangChecker } from './bloblang_check.js';
+import { durationProblem } from './duration.js';
 import { inferComponentType } from './infer_type.js';
 import { type Lint, lintAt } from './lint.js';
 import { normaliseSettings } from './normalise.js';
@@ -331,6 +332,10 @@ export class ConfigLinter {
       [spec.interpolated === true, (t) => this.bloblang.checkInterpolation(t)],
       [spec.bloblang === true, (t) => this.bloblang.checkMapping(t)],
       [spec.regexp === true, regexpProblem],
+      [
+        spec.check === 'duration' && !(spec.interpolated && value.includes(INTERPOLATION_START)),
+        durationProblem,
+      ],
     ];
     for (const [applies, check] of checks) {
       if (!applies) continue;
@@ -365,6 +370,9 @@ export class ConfigLinter {
     return (node.resolve(this.doc) as Node | undefined) ?? undefined;
   }
 }
+
+/** Where a `${! }` interpolation starts: such a value is checked when it runs. */
+const INTERPOLATION_START = '$' + '{!';
 
 function keyName(pair: Pair<unknown, unknown>): string {
   if (!isScalar(pair.key)) return String(pair.key);

@@ -23,6 +23,7 @@ export function batchingField(options: { advanced?: boolean } = {}): FieldSpec {
       }),
       field.string('period', 'Flush a non-empty batch after this long, regardless of its size.', {
         default: '',
+        check: 'duration',
         ...flags,
         examples: ['1s', '1m', '500ms'],
       }),

@@ -1,17 +1,12 @@
 // `sleep`: waits a (possibly per-message) duration for each message of a batch.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, durationMs, field } from '../../config/spec.js';
 import { sleep } from '../../engine/backoff.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 
-export interface SleepConfig {
-  duration: string;
-}
-
-export const spec: ComponentSpec<SleepConfig, Processor> = {
+export const spec = defineComponent({
   name: 'sleep',
   kind: 'processor',
   status: 'stable',
@@ -20,8 +15,8 @@ export const spec: ComponentSpec<SleepConfig, Processor> = {
   description:
     'The duration is interpolated per message, so each can set its own delay. A message whose duration cannot be read is logged and not waited for. Stopping the stream ends a sleep early and fails the batch.',
   fields: [
-    field.string('duration', 'How long to sleep for each message, as a duration string.', {
-      interpolated: true,
+    field.interpolated('duration', 'How long to sleep for each message, as a duration string.', {
+      check: 'duration',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation, not a JS template
       examples: ['1s', '${! @delay }'],
     }),
@@ -43,8 +38,8 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
-    const duration = ctx.interpolation(config.duration, 'duration');
+  build: (config, ctx): Processor => {
+    const duration = config.duration;
     // A static duration is parsed once; a bad one is a config error rather than a silent no-op.
     const staticMs = duration.isStatic ? durationMs(duration.render([], 0), 'duration') : null;
     const stopped = stopController();
@@ -72,4 +67,4 @@ output:
       close: async () => stopped.abort(),
     };
   },
-};
+});
