@@ -37,6 +37,7 @@ describe('typed field builders', () => {
       fields,
       {
         timeout: '1.5s',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation
         path: 'out-${! content() }.txt',
         check: 'root = this.done',
         mode: 'FAST',
