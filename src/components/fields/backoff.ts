@@ -1,7 +1,7 @@
 // The `backoff` object (initial_interval, max_interval, max_elapsed_time) used by retrying
 // components, with per-component defaults as the reference gives them, and its conversion to
 // the engine's BackoffConfig.
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type FieldOptions, type FieldSpec, field, parseFields } from '../../config/spec.js';
 import type { BackoffConfig } from '../../engine/backoff.js';
 import { durationMs } from './duration.js';
 
@@ -27,26 +27,41 @@ export interface BackoffFieldConfig {
   max_retries?: number;
 }
 
-/** `backoffField({initial_interval: '500ms', max_interval: '3s', max_elapsed_time: '0s'}, {advanced: true})` */
-export function backoffField(defaults: BackoffDefaults, options: BackoffFieldOptions = {}): FieldSpec {
-  const flags: Partial<FieldSpec> = {};
+/** The parsed `backoff` object: the engine's config in milliseconds, plus `max_retries` where declared. */
+export interface ParsedBackoff extends BackoffConfig {
+  maxRetries?: number;
+}
+
+/**
+ * `backoffField({initial_interval: '500ms', max_interval: '3s', max_elapsed_time: '0s'}, {advanced: true})`:
+ * lint checks each duration at its line; a `defineComponent` factory receives a `ParsedBackoff`.
+ */
+export function backoffField(
+  defaults: BackoffDefaults,
+  options: BackoffFieldOptions = {},
+): FieldSpec<'backoff', BackoffFieldConfig, ParsedBackoff> {
+  const flags: FieldOptions = {};
   if (options.advanced) flags.advanced = true;
   if (options.deprecated) flags.deprecated = true;
   const children: FieldSpec[] = [
-    field.string('initial_interval', 'How long to wait before the first retry.', {
+    field.duration('initial_interval', 'How long to wait before the first retry.', {
       default: defaults.initial_interval,
       ...flags,
       examples: ['50ms', '1s'],
     }),
-    field.string('max_interval', 'The longest wait between two retries; waits grow exponentially up to it.', {
-      default: defaults.max_interval,
-      ...flags,
-      examples: ['5s', '1m'],
-    }),
+    field.duration(
+      'max_interval',
+      'The longest wait between two retries; waits grow exponentially up to it.',
+      {
+        default: defaults.max_interval,
+        ...flags,
+        examples: ['5s', '1m'],
+      },
+    ),
   ];
   if (defaults.max_elapsed_time !== undefined) {
     children.push(
-      field.string(
+      field.duration(
         'max_elapsed_time',
         'Give up retrying once this much time has passed since the first attempt; 0s retries forever.',
         { default: defaults.max_elapsed_time, ...flags, examples: ['1m', '1h'] },
@@ -61,12 +76,25 @@ export function backoffField(defaults: BackoffDefaults, options: BackoffFieldOpt
       }),
     );
   }
-  return field.object(
+  const object = field.object(
     'backoff',
     options.description ?? 'How retries are spaced: an exponential backoff between the two intervals.',
     children,
     flags,
   );
+  return {
+    ...object,
+    parse: (raw: BackoffFieldConfig, ctx, path) => {
+      const ms = parseFields(children, raw, ctx, path) as { [K in keyof BackoffFieldConfig]: number };
+      const parsed: ParsedBackoff = {
+        initialMs: ms.initial_interval,
+        maxMs: ms.max_interval,
+        maxElapsedMs: ms.max_elapsed_time ?? 0,
+      };
+      if (ms.max_retries !== undefined) parsed.maxRetries = ms.max_retries;
+      return parsed;
+    },
+  } as FieldSpec<'backoff', BackoffFieldConfig, ParsedBackoff>;
 }
 
 /** The engine's BackoffConfig from a checked `backoff` object; throws on a bad duration. */

@@ -5,7 +5,7 @@ import type { BatchPolicyConfig } from '../../engine/batching.js';
 export type BatchingConfig = BatchPolicyConfig;
 
 /** `advanced: true` for the few components (kafka inputs) whose batching is an advanced field. */
-export function batchingField(options: { advanced?: boolean } = {}): FieldSpec {
+export function batchingField(options: { advanced?: boolean } = {}): FieldSpec<'batching', BatchingConfig> {
   const advanced = options.advanced ?? false;
   const flags = advanced ? { advanced } : {};
   return field.object(
@@ -41,7 +41,7 @@ export function batchingField(options: { advanced?: boolean } = {}): FieldSpec {
       ),
     ],
     flags,
-  );
+  ) as unknown as FieldSpec<'batching', BatchingConfig>;
 }
 
 /** True when the policy would ever flush by something other than the end of input. */

@@ -8,13 +8,20 @@ export interface MetadataFilterConfig {
   include_patterns: string[];
 }
 
-export function metadataFilterField(
-  name: string,
+/** Which metadata keys a filter lets through; null when it includes nothing. */
+export type MetadataKeyFilter = ((key: string) => boolean) | null;
+
+/**
+ * The filter object; lint checks its patterns, and a `defineComponent` factory receives the
+ * compiled predicate (`MetadataKeyFilter`).
+ */
+export function metadataFilterField<const N extends string>(
+  name: N,
   description: string,
   options: { optional?: boolean; advanced?: boolean } = {},
-): FieldSpec {
+): FieldSpec<N, MetadataFilterConfig | undefined, MetadataKeyFilter> {
   const a = (options.advanced ?? true) ? { advanced: true } : {};
-  return field.object(
+  const object = field.object(
     name,
     description,
     [
@@ -40,10 +47,14 @@ export function metadataFilterField(
     ],
     { ...a, ...(options.optional ? { optional: true } : {}) },
   );
+  return {
+    ...object,
+    parse: (raw: MetadataFilterConfig | undefined) => metadataFilter(raw),
+  } as FieldSpec<N, MetadataFilterConfig | undefined, MetadataKeyFilter>;
 }
 
 /** A key predicate; null when the filter includes nothing (the common case, so callers can skip the loop). */
-export function metadataFilter(config: MetadataFilterConfig | undefined): ((key: string) => boolean) | null {
+export function metadataFilter(config: MetadataFilterConfig | undefined): MetadataKeyFilter {
   const prefixes = config?.include_prefixes ?? [];
   const patterns = compileConfigPatterns(config?.include_patterns ?? [], 'include_patterns');
   if (prefixes.length === 0 && patterns.length === 0) return null;

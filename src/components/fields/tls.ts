@@ -23,7 +23,9 @@ export interface TlsConfig {
 }
 
 /** The standard `tls` object; `withEnabled: false` drops the `enabled` switch, `optional` marks the object optional. */
-export function tlsField(options: { withEnabled?: boolean; optional?: boolean } = {}): FieldSpec {
+export function tlsField(
+  options: { withEnabled?: boolean; optional?: boolean } = {},
+): FieldSpec<'tls', TlsConfig> {
   const a = { advanced: true };
   const children: FieldSpec[] = [];
   if (options.withEnabled ?? true) {
@@ -72,10 +74,11 @@ export function tlsField(options: { withEnabled?: boolean; optional?: boolean } 
       ),
     ),
   );
+  // Typed by hand: the children differ by variant, so inference cannot see one shape.
   return field.object('tls', 'Custom TLS settings.', children, {
     ...a,
     ...(options.optional ? { optional: true } : {}),
-  });
+  }) as unknown as FieldSpec<'tls', TlsConfig>;
 }
 
 export interface TlsOptions extends SecureContextOptions {
