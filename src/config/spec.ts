@@ -212,7 +212,7 @@ export const field = {
       kind: 'array',
       parse: element
         ? (raw: unknown[], ctx: FieldParseContext, path: string) =>
-            raw.map((item, i) => element(item, ctx, `${path}.${i}`))
+            raw.map((item, i) => element(item, ctx, joinPath(path, String(i))))
         : undefined,
     });
   },
@@ -226,7 +226,7 @@ export const field = {
       kind: 'map',
       parse: element
         ? (raw: Record<string, unknown>, ctx: FieldParseContext, path: string) =>
-            Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, element(v, ctx, `${path}.${k}`)]))
+            Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, element(v, ctx, joinPath(path, k))]))
         : undefined,
     });
   },
@@ -309,6 +309,12 @@ export function durationMs(text: string, fieldName = 'duration'): number {
   }
 }
 
+/** `a.b` for a nested field's name in errors; a root value (empty name) adds nothing. */
+function joinPath(prefix: string, name: string): string {
+  if (prefix === '') return name;
+  return name === '' ? prefix : `${prefix}.${name}`;
+}
+
 /** Splits comma-separated items of a URL list and drops the empty ones. */
 export function expandUrls(urls: readonly string[]): string[] {
   return urls.flatMap((item) => item.split(',').map((part) => part.trim())).filter((part) => part !== '');
@@ -330,7 +336,7 @@ any {
   const out: Record<string, unknown> = { ...source };
   for (const spec of fields) {
     if (!spec.parse) continue;
-    const path = prefix === '' ? spec.name : `${prefix}.${spec.name}`;
+    const path = joinPath(prefix, spec.name);
     out[spec.name] = spec.parse(source[spec.name], ctx, path);
   }
   return out;
