@@ -127,6 +127,10 @@ export interface ComponentSpec<Config = unknown, Built = unknown> {
   build(config: Config, ctx: BuildContext): Built | Promise<Built>;
 }
 
+/** A spec of any config and built type: what registries and lists hold. */
+// biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
+export type AnyComponentSpec = ComponentSpec<any, any>;
+
 export type FieldOptions = Omit<Partial<FieldSpec>, 'name' | 'type' | 'description' | 'parse' | '__values'>;
 
 /** Options not given: the field is required (or has a default). */

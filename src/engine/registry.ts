@@ -1,10 +1,10 @@
 // Component name -> spec, per kind. Built once from the component lists; never mutated after.
-import type { ComponentKind, ComponentSpec } from '../config/spec.js';
+import type { AnyComponentSpec, ComponentKind, ComponentSpec } from '../config/spec.js';
 
 export class Registry {
   private readonly byKind = new Map<ComponentKind, Map<string, ComponentSpec>>();
 
-  constructor(specs: Iterable<ComponentSpec>) {
+  constructor(specs: Iterable<AnyComponentSpec>) {
     for (const spec of specs) {
       let named = this.byKind.get(spec.kind);
       if (!named) {

@@ -1,7 +1,0 @@
-// Every buffer component, in one list the registry is built from. Add one import and one entry per component.
-import type { ComponentSpec } from '../../config/spec.js';
-import { spec as memory } from './memory.js';
-import { spec as none } from './none.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
-export const buffers: ComponentSpec<any, any>[] = [none, memory];
