@@ -37,19 +37,30 @@ export const REFERENCE = reference as unknown as ReferenceData;
 const DESCRIPTIONS: Record<string, string> = descriptions;
 
 /**
- * nekton's description of the field at `path` (`tracer.redpanda.tls.enabled`): the exact key, else
- * the longest `*.suffix` key, so shared blocks (tls, tcp, credentials) are described once.
+ * The key of descriptions.json that describes the field at `path` (`tracer.redpanda.tls.enabled`):
+ * the exact path, else the longest `*.suffix` key, so shared blocks (tls, tcp, credentials) are
+ * described once.
  */
-export function describe(path: string): string {
-  const exact = DESCRIPTIONS[path];
-  if (exact !== undefined) return exact;
+export function descriptionKeyOf(path: string): string | undefined {
+  if (Object.hasOwn(DESCRIPTIONS, path)) return path;
   const parts = path.split('.');
   for (let start = 1; start < parts.length; start++) {
-    const shared = DESCRIPTIONS[`*.${parts.slice(start).join('.')}`];
-    if (shared !== undefined) return shared;
+    const shared = `*.${parts.slice(start).join('.')}`;
+    if (Object.hasOwn(DESCRIPTIONS, shared)) return shared;
   }
-  return '';
+  return undefined;
 }
+
+/** nekton's description of the field at `path`; empty when none is written (a test forbids that). */
+export function describe(path: string): string {
+  const key = descriptionKeyOf(path);
+  return key === undefined ? '' : DESCRIPTIONS[key];
+}
+
+/** Every key of descriptions.json, for the test that none is stale. */
+export const DESCRIPTION_KEYS: readonly string[] = Object.keys(DESCRIPTIONS).filter(
+  (k) => !k.startsWith('_'),
+);
 
 const FLAGS = ['optional', 'advanced', 'deprecated', 'secret', 'interpolated', 'bloblang'] as const;
 
