@@ -1,7 +1,8 @@
 // Extracts the field facts nekton's service-level specs are built from: the metrics and tracer
 // components and the top-level service sections of the reference's components.json, trimmed to
-// what a FieldSpec holds. The reference is not part of a clone, so the output is committed:
-//   node scripts/extract-reference-fields.mjs <path/to/components.json>
+// what a FieldSpec holds. The output is committed (a test checks it against the copy of the
+// reference in test/fixtures/reference); to refresh it:
+//   node scripts/extract-reference-fields.mjs <path/to/components.json> [output.json]
 //   npx biome format --write src/config/reference/observability.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +30,9 @@ function trimComponents(byName) {
   );
 }
 
-const [input] = process.argv.slice(2);
+const [input, output] = process.argv.slice(2);
 if (!input) {
-  console.error('usage: node scripts/extract-reference-fields.mjs <path/to/components.json>');
+  console.error('usage: node scripts/extract-reference-fields.mjs <path/to/components.json> [output.json]');
   process.exit(2);
 }
 const reference = JSON.parse(readFileSync(input, 'utf8'));
@@ -45,6 +46,7 @@ const extracted = {
   tracer: trimComponents(reference.tracer),
   service: reference._service.fields.map(trimField),
 };
-const target = fileURLToPath(new URL('../src/config/reference/observability.json', import.meta.url));
+const target =
+  output ?? fileURLToPath(new URL('../src/config/reference/observability.json', import.meta.url));
 writeFileSync(target, `${JSON.stringify(extracted, null, 2)}\n`);
 console.log(`wrote ${target}`);

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatApiLint } from '../../src/config/lint.js';
 import { lintServiceConfig } from '../../src/config/lint_config.js';
@@ -35,6 +39,22 @@ function at(path: string): FieldSpec {
 }
 
 describe('service and observability specs from the reference data', () => {
+  it('holds exactly what the extraction script makes of the reference copy', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nekton-extract-'));
+    try {
+      const out = join(dir, 'observability.json');
+      execFileSync(process.execPath, [
+        'scripts/extract-reference-fields.mjs',
+        'test/fixtures/reference/components.json',
+        out,
+      ]);
+      const committed = readFileSync('src/config/reference/observability.json', 'utf8');
+      assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), JSON.parse(committed));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('describes every field', () => {
     assert.ok(everyField.length > 250);
     const undescribed = everyField.filter(([, f]) => f.description.trim() === '').map(([p]) => p);
