@@ -59,6 +59,7 @@ describe('lint of processors noop..xml', () => {
   });
 
   it('reports an interpolated sleep duration only when it is static', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation
     assert.deepEqual(lint("    - sleep:\n        duration: '${! @d }'\n"), []);
     assert.match(
       lint('    - sleep:\n        duration: 1 minute\n')[0] ?? '',

@@ -1,7 +1,6 @@
 // `parallel`: runs processors on each message of a batch as a batch of its own, several at once.
 import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
 import { buildChildren, closeAll, runChildren } from './stepwise.js';
 

@@ -5,7 +5,7 @@ import type { Mapping } from '../../bloblang/index.js';
 import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
-import { ConfigError, errorMessage } from '../../engine/errors.js';
+import { errorMessage } from '../../engine/errors.js';
 import { flagged } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import { checkPasses } from './check.js';

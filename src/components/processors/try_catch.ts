@@ -2,7 +2,6 @@
 // metadata object and their flag cleared, through `catch`.
 import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch, Message } from '../../message/message.js';
 import { buildChildren, closeAll, drive, perMessageLanes, runChildren, type Steps } from './stepwise.js';
 

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { Mapping } from '../../bloblang/index.js';
 import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { checkPasses } from './check.js';
