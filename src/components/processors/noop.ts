@@ -1,10 +1,10 @@
 // `noop`: passes every batch through unchanged (a placeholder, or a way to disable a step).
-import type { ComponentSpec } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 
 export type NoopConfig = Record<string, never>;
 
-export const spec: ComponentSpec<NoopConfig, Processor> = {
+export const spec = defineComponent({
   name: 'noop',
   kind: 'processor',
   status: 'stable',
@@ -25,8 +25,8 @@ output:
 `,
     },
   ],
-  build: () => ({
+  build: (): Processor => ({
     process: (batch) => [batch],
     close: async () => {},
   }),
-};
+});

@@ -1,14 +1,8 @@
 // `parallel`: runs processors on each message of a batch as a batch of its own, several at once.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
 import { buildChildren, closeAll, runChildren } from './stepwise.js';
-
-export interface ParallelConfig {
-  cap: number;
-  processors: ComponentConfig[];
-}
 
 /**
  * Runs `children` over each message alone, at most `cap` at a time (0: all at once), and joins
@@ -34,7 +28,7 @@ export async function processInParallel(
   return out.length > 0 ? [out] : [];
 }
 
-export const spec: ComponentSpec<ParallelConfig, Processor> = {
+export const spec = defineComponent({
   name: 'parallel',
   kind: 'processor',
   status: 'stable',
@@ -69,11 +63,11 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Processor> => {
     const children = await buildChildren(config.processors, ctx);
     return {
       process: (batch) => processInParallel(children, batch, config.cap),
       close: () => closeAll(children),
     };
   },
-};
+});

@@ -1,12 +1,12 @@
 // `processors`: a list of processors run as one, e.g. to label, mock or reuse them together.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import { buildChildren, closeAll, runChildren } from './stepwise.js';
 
 export type ProcessorsConfig = ComponentConfig[];
 
-export const spec: ComponentSpec<ProcessorsConfig, Processor> = {
+export const spec = defineRootComponent({
   name: 'processors',
   kind: 'processor',
   status: 'stable',
@@ -14,7 +14,6 @@ export const spec: ComponentSpec<ProcessorsConfig, Processor> = {
   summary: 'A processor grouping several sub-processors.',
   description:
     'Collects processors under one name or label, to make a config easier to read or to mock the whole group in config tests. The children behave exactly as they would in any other list of processors.',
-  fields: [],
   root: field.array(field.component('processor', '', 'The processors to run, in order.', { default: [] })),
   examples: [
     {
@@ -39,11 +38,11 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Processor> => {
     const children: Processor[] = await buildChildren(config, ctx);
     return {
       process: (batch) => (batch.length === 0 ? [] : runChildren(children, batch)),
       close: () => closeAll(children),
     };
   },
-};
+});

@@ -1,7 +1,7 @@
 // `protobuf`: converts messages between protobuf and JSON with .proto files read from disk at
 // build time (protobufjs), following the proto3 JSON mapping as the reference does.
 import type protobuf from 'protobufjs';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
@@ -10,16 +10,6 @@ import type { Message } from '../../message/message.js';
 import { ProtoJsonReader } from './protobuf_from_json.js';
 import { findMessageType, loadProtoRoot } from './protobuf_schema.js';
 import { ProtoJsonWriter } from './protobuf_to_json.js';
-
-export interface ProtobufConfig {
-  operator: string;
-  message: string;
-  discard_unknown: boolean;
-  use_proto_names: boolean;
-  import_paths: string[];
-  use_enum_numbers: boolean;
-  bsr: { module: string; url: string; api_key: string; version: string }[];
-}
 
 type Convert = (msg: Message) => Message;
 
@@ -80,7 +70,76 @@ export function lintProtobuf(config: Partial<ProtobufConfig>): string[] {
   return [];
 }
 
-export const spec: ComponentSpec<ProtobufConfig, Processor> = {
+/** What the reference only finds when it builds, said at lint: what nekton cannot run, and an empty message name. */
+function lintBuildable(config: Partial<ProtobufConfig>): string[] {
+  if ((config.bsr ?? []).length > 0) return ['bsr: the Buf Schema Registry is not supported by nekton'];
+  if (config.message === '') return ['message field must not be empty'];
+  return [];
+}
+
+const fields = [
+  field.string('operator', 'The [operator](#operators) to execute.', {
+    options: ['to_json', 'from_json', 'decode'],
+  }),
+  field.string('message', 'The fully qualified name of the protobuf message to convert to/from.'),
+  field.bool(
+    'discard_unknown',
+    'If `true`, the `from_json` operator discards fields that are unknown to the schema.',
+    {
+      default: false,
+    },
+  ),
+  field.bool(
+    'use_proto_names',
+    'If `true`, the `to_json` or `decode` operator writes field names exactly as named in the schema file.',
+    { default: false },
+  ),
+  field.array(
+    field.string(
+      'import_paths',
+      'Directories holding the .proto files, including every definition the target message needs. Each directory is walked and every .proto file found is imported. If left empty the current directory is used.',
+      { default: [] },
+    ),
+  ),
+  field.bool(
+    'use_enum_numbers',
+    'If `true`, the `to_json` or `decode` operator writes enums as numbers instead of names.',
+    { default: false },
+  ),
+  field.array(
+    field.object(
+      'bsr',
+      'Buf Schema Registry configuration (accepted for compatibility; not supported, a config that sets it does not build).',
+      [
+        field.string(
+          'module',
+          "Module to fetch from a Buf Schema Registry e.g. 'buf.build/exampleco/mymodule'.",
+        ),
+        field.string('url', 'Buf Schema Registry URL, leave blank to extract from module.', {
+          default: '',
+          advanced: true,
+        }),
+        field.string(
+          'api_key',
+          'Buf Schema Registry server API key, can be left blank for a public registry.',
+          {
+            default: '',
+            secret: true,
+          },
+        ),
+        field.string('version', 'Version to retrieve from the Buf Schema Registry, leave blank for latest.', {
+          default: '',
+          advanced: true,
+        }),
+      ],
+      { default: [] },
+    ),
+  ),
+] as const;
+
+export type ProtobufConfig = ConfigOf<typeof fields>;
+
+export const spec = defineComponent({
   name: 'protobuf',
   kind: 'processor',
   status: 'stable',
@@ -105,70 +164,11 @@ Reads each message as proto3 JSON (by JSON or schema field names) and writes it 
 Like \`to_json\` but the result is a structured value rather than JSON text: 64-bit integers stay numbers, bytes stay bytes and \`Timestamp\`s become timestamps.
 
 A message that cannot be converted carries on unchanged with its error flag set (for \`catch\`/\`try\`). The Buf Schema Registry (\`bsr\`) is not supported: a config that sets it does not build.`,
-  fields: [
-    field.string('operator', 'The [operator](#operators) to execute.', {
-      options: ['to_json', 'from_json', 'decode'],
-    }),
-    field.string('message', 'The fully qualified name of the protobuf message to convert to/from.'),
-    field.bool(
-      'discard_unknown',
-      'If `true`, the `from_json` operator discards fields that are unknown to the schema.',
-      {
-        default: false,
-      },
-    ),
-    field.bool(
-      'use_proto_names',
-      'If `true`, the `to_json` or `decode` operator writes field names exactly as named in the schema file.',
-      { default: false },
-    ),
-    field.array(
-      field.string(
-        'import_paths',
-        'Directories holding the .proto files, including every definition the target message needs. Each directory is walked and every .proto file found is imported. If left empty the current directory is used.',
-        { default: [] },
-      ),
-    ),
-    field.bool(
-      'use_enum_numbers',
-      'If `true`, the `to_json` or `decode` operator writes enums as numbers instead of names.',
-      { default: false },
-    ),
-    field.array(
-      field.object(
-        'bsr',
-        'Buf Schema Registry configuration (accepted for compatibility; not supported, a config that sets it does not build).',
-        [
-          field.string(
-            'module',
-            "Module to fetch from a Buf Schema Registry e.g. 'buf.build/exampleco/mymodule'.",
-          ),
-          field.string('url', 'Buf Schema Registry URL, leave blank to extract from module.', {
-            default: '',
-            advanced: true,
-          }),
-          field.string(
-            'api_key',
-            'Buf Schema Registry server API key, can be left blank for a public registry.',
-            {
-              default: '',
-              secret: true,
-            },
-          ),
-          field.string(
-            'version',
-            'Version to retrieve from the Buf Schema Registry, leave blank for latest.',
-            {
-              default: '',
-              advanced: true,
-            },
-          ),
-        ],
-        { default: [] },
-      ),
-    ),
-  ],
-  lint: lintProtobuf,
+  fields,
+  lint: (config) => {
+    const problems = lintProtobuf(config);
+    return problems.length > 0 ? problems : lintBuildable(config);
+  },
   examples: [
     {
       title: 'JSON to protobuf and back',
@@ -191,7 +191,7 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Processor => {
     if (config.bsr.length > 0)
       throw new ConfigError(`${ctx.path}.protobuf.bsr: the Buf Schema Registry is not supported by nekton`);
     const root = loadProtoRoot(config.import_paths);
@@ -203,4 +203,4 @@ output:
     const logError = processorErrorLog(ctx.logger);
     return { process: perMessage(convert, { onError: logError }), close: async () => {} };
   },
-};
+});

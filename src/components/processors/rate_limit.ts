@@ -1,19 +1,15 @@
 // `rate_limit`: holds each message until a shared rate limit resource lets it through.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { sleep } from '../../engine/backoff.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { requireResource } from '../../engine/processor_helpers.js';
 import { stopController } from '../../engine/stop_signal.js';
 
-export interface RateLimitProcessorConfig {
-  resource: string;
-}
-
 /** How long to wait before asking again when the rate limit itself fails. */
 const ERROR_WAIT_MS = 1000;
 
-export const spec: ComponentSpec<RateLimitProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'rate_limit',
   kind: 'processor',
   status: 'stable',
@@ -43,7 +39,7 @@ rate_limit_resources:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Processor => {
     requireResource(ctx, 'rate_limit', config.resource);
     const stopped = stopController();
     const signal = AbortSignal.any([stopped.signal, ctx.signal]);
@@ -71,4 +67,4 @@ rate_limit_resources:
       close: async () => stopped.abort(),
     };
   },
-};
+});

@@ -1,6 +1,6 @@
 // `resource` processor: runs a named processor resource. The name is resolved for every batch, so
 // a processor resource replaced over the streams API applies at once, without a stream restart.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { Resources } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
@@ -20,7 +20,7 @@ export class ResourceProcessor implements Processor {
   async close(): Promise<void> {}
 }
 
-export const spec: ComponentSpec<string, Processor> = {
+export const spec = defineRootComponent({
   name: 'resource',
   kind: 'processor',
   status: 'stable',
@@ -28,7 +28,6 @@ export const spec: ComponentSpec<string, Processor> = {
   summary: 'Runs a processor resource, by its label.',
   description:
     'Lets several pipelines share one processor declared under `processor_resources` (or added with `POST /resources/processor/<name>`). Replacing the resource takes effect at once for every user.',
-  fields: [],
   root: field.string('', 'The label of the processor resource.', { default: '' }),
   examples: [
     {
@@ -54,4 +53,4 @@ output:
       throw new ConfigError(`processor resource '${name}' was not found`);
     return new ResourceProcessor(ctx.resources, name);
   },
-};
+});

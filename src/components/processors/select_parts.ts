@@ -1,11 +1,7 @@
 // `select_parts`: picks messages of a batch by index, in the order the indexes are listed.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
-
-export interface SelectPartsConfig {
-  parts: number[];
-}
 
 /** The messages at `parts` (negative counts from the end; out of range skipped), each a copy. */
 export function selectParts(batch: Batch, parts: readonly number[]): Batch {
@@ -19,7 +15,7 @@ export function selectParts(batch: Batch, parts: readonly number[]): Batch {
   return out;
 }
 
-export const spec: ComponentSpec<SelectPartsConfig, Processor> = {
+export const spec = defineComponent({
   name: 'select_parts',
   kind: 'processor',
   status: 'stable',
@@ -56,11 +52,11 @@ output:
 `,
     },
   ],
-  build: (config) => ({
+  build: (config): Processor => ({
     process: (batch) => {
       const out = selectParts(batch, config.parts);
       return out.length > 0 ? [out] : [];
     },
     close: async () => {},
   }),
-};
+});

@@ -1,12 +1,7 @@
 // `split`: breaks a batch into smaller batches by message count and, optionally, total bytes.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { Batch, Message } from '../../message/message.js';
-
-export interface SplitConfig {
-  size: number;
-  byte_size: number;
-}
 
 /** Splits in order; a message alone larger than byteSize still forms its own batch. */
 export function splitBatch(batch: Batch, size: number, byteSize: number): Batch[] {
@@ -30,7 +25,7 @@ export function splitBatch(batch: Batch, size: number, byteSize: number): Batch[
   return out;
 }
 
-export const spec: ComponentSpec<SplitConfig, Processor> = {
+export const spec = defineComponent({
   name: 'split',
   kind: 'processor',
   status: 'stable',
@@ -63,8 +58,8 @@ output:
 `,
     },
   ],
-  build: (config) => ({
+  build: (config): Processor => ({
     process: (batch) => splitBatch(batch, config.size, config.byte_size),
     close: async () => {},
   }),
-};
+});

@@ -2,10 +2,10 @@
 // passes (and on through later cases with `fallthrough`), then restores the batch order.
 import type { Logger } from 'pino';
 import type { Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
-import { ConfigError, errorMessage } from '../../engine/errors.js';
+import { errorMessage } from '../../engine/errors.js';
 import { flagged } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import { checkPasses } from './check.js';
@@ -123,12 +123,11 @@ function inOriginalOrder(messages: Message[], positions: number[]): Batch {
 }
 
 const caseFields = [
-  field.string(
+  field.mapping(
     'check',
     'A Bloblang query returning a boolean: whether a message runs this case. Empty always passes. When the query fails the message is flagged as failed and tested against no other case.',
     {
       default: '',
-      bloblang: true,
       examples: ['this.type == "foo"', 'this.contents.urls.contains("https://benthos.dev/")'],
     },
   ),
@@ -148,7 +147,7 @@ const caseFields = [
   }),
 ];
 
-export const spec: ComponentSpec<SwitchConfig, Processor> = {
+export const spec = defineRootComponent({
   name: 'switch',
   kind: 'processor',
   status: 'stable',
@@ -157,7 +156,6 @@ export const spec: ComponentSpec<SwitchConfig, Processor> = {
   description: `Each message is tested against the cases in order; the processors of the first case that passes run on it, and with \`fallthrough\` the processors of the next case run too. Messages that pass no case go through unchanged.
 
 The messages of a batch are checked one by one, and those that pass the same case are processed together as a batch. The result is a single batch in the original order; processors that split or filter messages inside a case keep their outputs together at the position of the case's first message.`,
-  fields: [],
   root: field.array(field.object('', 'The cases, tested in order.', caseFields)),
   examples: [
     {
@@ -180,21 +178,23 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  lint: (config) =>
+    config.flatMap((c, i) =>
+      c.processors.length === 0
+        ? [
+            `case '${i}' parse error: case has no processors, in order to have a no-op case use a \`noop\` processor`,
+          ]
+        : [],
+    ),
+  build: async (config, ctx): Promise<Processor> => {
     const cases: SwitchCase[] = [];
-    for (let i = 0; i < config.length; i++) {
-      const c = config[i]!;
-      if (c.processors.length === 0) {
-        throw new ConfigError(
-          `case '${i}' parse error: case has no processors, in order to have a no-op case use a \`noop\` processor`,
-        );
-      }
+    for (const c of config) {
       cases.push({
-        check: c.check === '' ? null : ctx.mapping(c.check, `${i}.check`),
+        check: c.check ?? null,
         processors: await buildChildren(c.processors, ctx),
         fallthrough: c.fallthrough,
       });
     }
     return new SwitchProcessor(cases, ctx.logger);
   },
-};
+});

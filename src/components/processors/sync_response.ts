@@ -1,12 +1,12 @@
 // `sync_response` processor: leaves the batch, as it is at this step, as the response of the input
 // waiting to answer the request it came from (http_server), and passes it on unchanged. Later
 // steps may change the messages; the response keeps this step's copies.
-import type { ComponentSpec } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { copyBatch } from '../../message/message.js';
 import { responseStoreOf } from '../sync_response_store.js';
 
-export const spec: ComponentSpec<Record<string, never>, Processor> = {
+export const spec = defineComponent({
   name: 'sync_response',
   kind: 'processor',
   status: 'stable',
@@ -33,7 +33,7 @@ output:
 `,
     },
   ],
-  build: () => ({
+  build: (): Processor => ({
     process(batch) {
       const store = batch.length > 0 ? responseStoreOf(batch[0]!) : undefined;
       store?.add(copyBatch(batch));
@@ -41,4 +41,4 @@ output:
     },
     close: async () => {},
   }),
-};
+});

@@ -1,5 +1,5 @@
 // `try`: runs processors on each message in turn and stops at the first one that fails it.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
@@ -27,7 +27,7 @@ export class TryProcessor implements Processor {
   }
 }
 
-export const spec: ComponentSpec<TryConfig, Processor> = {
+export const spec = defineRootComponent({
   name: 'try',
   kind: 'processor',
   status: 'stable',
@@ -36,7 +36,6 @@ export const spec: ComponentSpec<TryConfig, Processor> = {
   description: `Each message goes through the child processors on its own, like \`for_each\`. A message that already failed before the block, or fails inside it, skips every remaining child and leaves with its error flag still set, so a following \`catch\` can handle it.
 
 Use it when later steps depend on earlier ones having worked.`,
-  fields: [],
   root: field.array(field.component('processor', '', 'The processors to run, in order.', { default: [] })),
   examples: [
     {
@@ -60,4 +59,4 @@ output:
     },
   ],
   build: async (config, ctx) => new TryProcessor(await buildChildren(config, ctx)),
-};
+});

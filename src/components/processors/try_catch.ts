@@ -1,16 +1,9 @@
 // `try_catch`: `try` over `processors`, then the failed messages, their error moved into a
 // metadata object and their flag cleared, through `catch`.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch, Message } from '../../message/message.js';
 import { buildChildren, closeAll, drive, perMessageLanes, runChildren, type Steps } from './stepwise.js';
-
-export interface TryCatchConfig {
-  processors: ComponentConfig[];
-  catch: ComponentConfig[];
-  error_metadata: string;
-}
 
 /** The caught error as the reference stores it: `what`, and the failing component when known. */
 export function errorObject(err: Error): Record<string, string> {
@@ -68,7 +61,7 @@ export class TryCatchProcessor implements Processor {
   }
 }
 
-export const spec: ComponentSpec<TryCatchConfig, Processor> = {
+export const spec = defineComponent({
   name: 'try_catch',
   kind: 'processor',
   status: 'beta',
@@ -119,9 +112,9 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Processor> => {
     const tried = await buildChildren(config.processors, ctx);
     const catchers = await buildChildren(config.catch, ctx);
     return new TryCatchProcessor(tried, catchers, config.error_metadata);
   },
-};
+});

@@ -1,14 +1,10 @@
 // `unarchive`: breaks each message into many, one per item of the archive or document it holds.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { decompressedLimit } from '../decompression/limit.js';
 import { type Unarchiver, unarchiverFor } from './unarchive_formats.js';
-
-export interface UnarchiveConfig {
-  format: string;
-}
 
 export const UNARCHIVE_FORMATS = [
   'binary',
@@ -22,7 +18,7 @@ export const UNARCHIVE_FORMATS = [
   'zip',
 ] as const;
 
-export const spec: ComponentSpec<UnarchiveConfig, Processor> = {
+export const spec = defineComponent({
   name: 'unarchive',
   kind: 'processor',
   status: 'stable',
@@ -64,11 +60,20 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  lint: (config) => {
+    try {
+      unarchiverFor(config.format, decompressedLimit);
+      return [];
+    } catch (err) {
+      return [`format: ${(err as Error).message}`];
+    }
+  },
+  build: (config, ctx): Processor => {
     let unarchive: Unarchiver;
     try {
       unarchive = unarchiverFor(config.format, decompressedLimit);
     } catch (err) {
+      // Also refused here for callers that build without linting first.
       throw new ConfigError(`${ctx.path}.unarchive.format: ${(err as Error).message}`);
     }
     const logError = processorErrorLog(ctx.logger);
@@ -79,4 +84,4 @@ output:
       close: async () => {},
     };
   },
-};
+});

@@ -1,20 +1,12 @@
 // `while`: runs processors over a batch again and again for as long as a check passes.
 import type { Logger } from 'pino';
 import type { Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { checkPasses } from './check.js';
 import { buildChildren, closeAll, drive, runChildren, type Steps } from './stepwise.js';
-
-export interface WhileConfig {
-  at_least_once: boolean;
-  max_loops: number;
-  check: string;
-  processors: ComponentConfig[];
-}
 
 /** How many synchronous loops run before giving the event loop a turn (so close() can land). */
 const LOOPS_PER_TURN = 1024;
@@ -74,7 +66,7 @@ function nextTurn(): Promise<Batch[]> {
   return new Promise((resolve) => setImmediate(() => resolve([])));
 }
 
-export const spec: ComponentSpec<WhileConfig, Processor> = {
+export const spec = defineComponent({
   name: 'while',
   kind: 'processor',
   status: 'stable',
@@ -95,7 +87,7 @@ When the processors leave no messages the loop ends whatever the check says. Whe
         advanced: true,
       },
     ),
-    field.string('check', 'A Bloblang query returning a boolean: whether to loop (again).', {
+    field.mapping('check', 'A Bloblang query returning a boolean: whether to loop (again).', {
       default: '',
       bloblang: true,
       examples: ['errored()', 'this.urls.unprocessed.length() > 0'],
@@ -122,14 +114,16 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
-    if (config.check === '') throw new ConfigError('a check query is required');
+  lint: (config) => (config.check === '' ? ['a check query is required'] : []),
+  build: async (config, ctx): Promise<Processor> => {
+    // lint refuses an empty check before any build
+    if (!config.check) throw new ConfigError('a check query is required');
     return new WhileProcessor(
-      ctx.mapping(config.check, 'check'),
+      config.check,
       await buildChildren(config.processors, ctx),
       config.at_least_once,
       config.max_loops,
       ctx.logger,
     );
   },
-};
+});

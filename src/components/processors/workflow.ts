@@ -2,24 +2,17 @@
 // time, and records per message which branches succeeded, were skipped or failed.
 import type { Logger } from 'pino';
 import { type MappingTargets, mappingTargets } from '../../bloblang/index.js';
-import { type ComponentSpec, type FieldSpec, field } from '../../config/spec.js';
+import { defineComponent, type FieldSpec, field, type RawConfigOf } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { Resources } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { ObservedProcessor } from '../../engine/observed_processor.js';
 import { flagged } from '../../engine/processor_helpers.js';
 import type { Batch } from '../../message/message.js';
-import { type BranchConfig, BranchProcessor, type BranchResults, spec as branchSpec } from './branch.js';
+import { BranchProcessor, type BranchResults, spec as branchSpec } from './branch.js';
 import { drive } from './stepwise.js';
 import { checkBranchName, checkOrder, goList, inferStages } from './workflow_dag.js';
 import { BranchRecord, dotPath, skipsFromRecord, withRecord } from './workflow_meta.js';
-
-export interface WorkflowConfig {
-  meta_path: string;
-  order: string[][];
-  branch_resources: string[];
-  branches: Record<string, BranchConfig>;
-}
 
 type Stages = readonly (readonly string[])[];
 type StageRun = Generator<Promise<BranchResults[]>, Batch[], BranchResults[]>;
@@ -159,6 +152,53 @@ function targetsOf(branches: ReadonlyMap<string, BranchProcessor>): Map<string, 
   return out;
 }
 
+/** What `branch` reads from its own config; each inline branch is built by `branch` itself. */
+type BranchRaw = Parameters<typeof branchSpec.build>[0];
+
+/**
+ * The inline branches, declared with `branch`'s own fields. Left unparsed here: each is handed as
+ * written to `branch`'s factory, which parses its own mappings.
+ */
+const branchesField = {
+  ...field.map(
+    field.object('branches', 'Named `branch` processors that make up the workflow.', branchSpec.fields, {
+      default: {},
+    }),
+  ),
+  parse: undefined,
+} as FieldSpec<'branches', Record<string, BranchRaw>>;
+
+const fields = [
+  field.string(
+    'meta_path',
+    'A dot path where the record of which branches succeeded, were skipped or failed is kept. Empty disables the record.',
+    { default: 'meta.workflow' },
+  ),
+  field.array2d(
+    field.string(
+      'order',
+      'Stages of branch names, run in order; the branches of a stage run in parallel. Names not under `branches` are `branch` processor resources. Empty infers the stages from the mappings.',
+      {
+        default: [],
+        examples: [
+          [['foo', 'bar'], ['baz']],
+          [['foo'], ['bar'], ['baz']],
+        ],
+      },
+    ),
+  ),
+  field.array(
+    field.string(
+      'branch_resources',
+      'Names of `branch` processor resources to include, ordered automatically with the branches under `branches`. Not needed for resources named in `order`.',
+      { default: [], advanced: true },
+    ),
+  ),
+  branchesField,
+] as const;
+
+type WorkflowConfig = RawConfigOf<typeof fields>;
+
 /** Lint: the checks the reference makes when it builds, wherever they need no resources. */
 function lintWorkflow(config: WorkflowConfig): string[] {
   const names = Object.keys(config.branches);
@@ -189,9 +229,7 @@ function lintWorkflow(config: WorkflowConfig): string[] {
   return [];
 }
 
-const branchFields: FieldSpec[] = branchSpec.fields;
-
-export const spec: ComponentSpec<WorkflowConfig, Processor> = {
+export const spec = defineComponent({
   name: 'workflow',
   kind: 'processor',
   status: 'stable',
@@ -212,39 +250,7 @@ A branch is skipped for a message when its \`request_map\` deletes the request (
 A failed branch does not flag the message; query the record instead (\`this.meta.workflow.failed.length() | 0 > 0\`). When a message already carries a record (a replay), the branches it lists as succeeded or skipped are skipped, failed ones run again, and the old record is kept under \`previous\`. A non-empty \`apply\` list in the record runs only the branches it names. A message that is not JSON cannot hold the record and is flagged. With \`meta_path: ""\` no record is written and a message with failed branches is flagged (\`workflow branches failed: [baz]\`), for \`catch\` and \`try\`.
 
 **Resources.** A name in \`order\` that is not under \`branches\` is a \`branch\` processor resource, as are the names in \`branch_resources\` (ordered automatically with the others). Resources are looked up for every batch, so a replaced resource applies at once; one that is missing or not a \`branch\` flags the batch.`,
-  fields: [
-    field.string(
-      'meta_path',
-      'A dot path where the record of which branches succeeded, were skipped or failed is kept. Empty disables the record.',
-      { default: 'meta.workflow' },
-    ),
-    {
-      ...field.string(
-        'order',
-        'Stages of branch names, run in order; the branches of a stage run in parallel. Names not under `branches` are `branch` processor resources. Empty infers the stages from the mappings.',
-        {
-          default: [],
-          examples: [
-            [['foo', 'bar'], ['baz']],
-            [['foo'], ['bar'], ['baz']],
-          ],
-        },
-      ),
-      kind: '2darray',
-    },
-    field.array(
-      field.string(
-        'branch_resources',
-        'Names of `branch` processor resources to include, ordered automatically with the branches under `branches`. Not needed for resources named in `order`.',
-        { default: [], advanced: true },
-      ),
-    ),
-    field.map(
-      field.object('branches', 'Named `branch` processors that make up the workflow.', branchFields, {
-        default: {},
-      }),
-    ),
-  ],
+  fields,
   lint: lintWorkflow,
   examples: [
     {
@@ -293,7 +299,7 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Processor> => {
     const inline = new Map<string, BranchProcessor>();
     for (const [name, branchConfig] of Object.entries(config.branches)) {
       checkOrFail(() => checkBranchName(name));
@@ -330,7 +336,7 @@ output:
       ctx.logger,
     );
   },
-};
+});
 
 function checkOrFail<T>(fn: () => T): T {
   try {

@@ -1,16 +1,11 @@
 // `xml`: parses each message as an XML document into a structured (JSON) message.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { xmlToStructured } from '../../message/xml.js';
 
-export interface XmlConfig {
-  operator: string;
-  cast: boolean;
-}
-
-export const spec: ComponentSpec<XmlConfig, Processor> = {
+export const spec = defineComponent({
   name: 'xml',
   kind: 'processor',
   status: 'stable',
@@ -61,7 +56,9 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  lint: (config) => (config.operator === 'to_json' ? [] : [`operator not recognised: ${config.operator}`]),
+  build: (config, ctx): Processor => {
+    // Also refused here for callers that build without linting first.
     if (config.operator !== 'to_json') throw new ConfigError(`operator not recognised: ${config.operator}`);
     const logError = processorErrorLog(ctx.logger);
     return {
@@ -82,4 +79,4 @@ output:
       close: async () => {},
     };
   },
-};
+});
