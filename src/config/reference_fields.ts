@@ -19,6 +19,8 @@ export interface ReferenceField {
   secret?: boolean;
   interpolated?: boolean;
   bloblang?: boolean;
+  /** nekton's own: checked by lint beyond its type (set by an override, never by the data). */
+  check?: 'duration';
 }
 
 export interface ReferenceComponent {
@@ -76,6 +78,7 @@ export function fieldFromReference(field: ReferenceField, prefix: string): Field
   if ('default' in field) spec.default = field.default;
   if (field.options) spec.options = [...field.options];
   for (const flag of FLAGS) if (field[flag]) spec[flag] = true;
+  if (field.check) spec.check = field.check;
   if (field.children) spec.children = fieldsFromReference(field.children, `${path}.`);
   return spec;
 }
