@@ -32,6 +32,7 @@ describe('lint of the amqp_0_9 components', () => {
   it('reports a broken interpolation in the exchange and in a message property at their lines', () => {
     const lints = lint(
       withOutput(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation
         "  amqp_0_9:\n    urls: [ amqp://localhost ]\n    exchange: 'x-${! meta( }'\n    priority: '${! 1 + }'\n",
       ),
     );
@@ -53,6 +54,7 @@ describe('lint of the amqp_0_9 components', () => {
   it('accepts a valid output with an empty timeout and a dynamic routing key', () => {
     assert.deepEqual(
       lint(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation
         withOutput("  amqp_0_9:\n    urls: [ amqp://localhost ]\n    exchange: x\n    key: '${! @kind }'\n"),
       ),
       [],
