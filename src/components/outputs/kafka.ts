@@ -274,6 +274,7 @@ export const spec: ComponentSpec<KafkaOutputConfig, Output> = {
     }),
     field.string('timeout', 'How long a produce request may take before the connection is presumed lost.', {
       default: '5s',
+      check: 'duration',
       ...a,
     }),
     field.bool('retry_as_batch', 'Not needed by nekton: a batch is always retried whole.', {

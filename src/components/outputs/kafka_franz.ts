@@ -292,6 +292,7 @@ export const spec: ComponentSpec<KafkaFranzOutputConfig, Output> = {
     }),
     field.string('timeout', 'How long a produce request may take before the connection is presumed lost.', {
       default: '10s',
+      check: 'duration',
       ...a,
     }),
     field.string('max_message_bytes', 'The largest record batch (not used by nekton).', {
