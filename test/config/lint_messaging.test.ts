@@ -214,4 +214,16 @@ describe('lint of the kafka components', () => {
       /^\(8,1\) field timeout: invalid duration "5 secs"/,
     );
   });
+
+  it('reports seed brokers that name no broker or lack a port (were connect errors)', () => {
+    assert.deepEqual(
+      lint(
+        withInput("  kafka_franz:\n    seed_brokers: [ ' ' ]\n    topics: [ t ]\n    consumer_group: g\n"),
+      ),
+      ['(3,1) seed_brokers: at least one broker address is required'],
+    );
+    assert.deepEqual(lint(withOutput('  kafka:\n    addresses: [ localhost ]\n    topic: t\n')), [
+      '(6,1) addresses: localhost is not a host:port address',
+    ]);
+  });
 });

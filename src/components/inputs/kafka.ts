@@ -6,6 +6,7 @@ import type { Input } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
+import { seedBrokerProblems } from '../kafka/fields.js';
 import type { KafkaFranzInputConfig } from '../kafka/franz_input_fields.js';
 import {
   addressesField,
@@ -204,6 +205,6 @@ output:
 `,
     },
   ],
-  lint: lintKafkaInput,
+  lint: (config) => [...lintKafkaInput(config), ...seedBrokerProblems(config.addresses, 'addresses')],
   build: (config, ctx) => buildConsumerInput(consumerConfig(config), ctx, 'kafka'),
 };

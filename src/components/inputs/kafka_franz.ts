@@ -8,6 +8,7 @@ import type { BuildContext } from '../../engine/context.js';
 import { BatchedInput } from '../brokers/batched_input.js';
 import { batchingEnabled } from '../fields/batching.js';
 import { loadKafka } from '../kafka/client.js';
+import { seedBrokerProblems } from '../kafka/fields.js';
 import { type KafkaFranzInputConfig, kafkaFranzInputFields } from '../kafka/franz_input_fields.js';
 import { KafkaFranzReader } from '../kafka/franz_reader.js';
 import { lintKafkaFranzInput, topicSelection } from '../kafka/franz_topics.js';
@@ -35,7 +36,7 @@ output:
 `,
     },
   ],
-  lint: lintKafkaFranzInput,
+  lint: (config) => [...lintKafkaFranzInput(config), ...seedBrokerProblems(config.seed_brokers)],
   build: (config, ctx) => buildConsumerInput(config, ctx, 'kafka_franz'),
 };
 

@@ -135,6 +135,16 @@ export function kafkaConnectionFields(): FieldSpec[] {
   ];
 }
 
+/** What seedBrokers would refuse, for lint (`field` names the list in the component's words). */
+export function seedBrokerProblems(entries: string[] | undefined, field = 'seed_brokers'): string[] {
+  try {
+    seedBrokers(entries ?? []);
+    return [];
+  } catch (err) {
+    return [(err as Error).message.replace(/^seed_brokers:/, `${field}:`)];
+  }
+}
+
 /** `["a:9092,b:9092", "c:9092"]` → `["a:9092", "b:9092", "c:9092"]`; every entry needs a port. */
 export function seedBrokers(entries: string[]): string[] {
   const brokers = entries

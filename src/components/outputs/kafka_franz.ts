@@ -17,7 +17,12 @@ import {
   kafkaClientOptions,
   loadKafka,
 } from '../kafka/client.js';
-import { type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
+import {
+  type KafkaConnectionConfig,
+  kafkaConnectionFields,
+  seedBrokerProblems,
+  seedBrokers,
+} from '../kafka/fields.js';
 import type { PartitionerFn } from '../kafka/partitioners.js';
 import { messageToRecord, type RecordTemplate, recordSize } from '../kafka/records.js';
 
@@ -342,7 +347,7 @@ output:
 `,
     },
   ],
-  lint: lintKafkaFranzOutput,
+  lint: (config) => [...lintKafkaFranzOutput(config), ...seedBrokerProblems(config.seed_brokers)],
   build(config, ctx) {
     const settings = produceSettings(config);
     const template = recordTemplate(config, (text, name) => ctx.interpolation(text, name));
