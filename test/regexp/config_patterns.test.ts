@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { metadataFilter } from '../../src/components/fields/metadata.js';
-import { type KafkaFranzInputConfig, topicSelection } from '../../src/components/inputs/kafka_franz.js';
+import type { KafkaFranzInputConfig } from '../../src/components/kafka/franz_input_fields.js';
+import { topicSelection } from '../../src/components/kafka/franz_topics.js';
 import { registry } from '../../src/components/registry.js';
 import { buildScanner } from '../../src/components/scanners/build.js';
 import type { ByteSource } from '../../src/components/scanners/scanner.js';

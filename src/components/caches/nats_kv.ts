@@ -1,12 +1,15 @@
 // The `nats_kv` cache: keys and values in a NATS JetStream key-value bucket.
-import type { ComponentSpec } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
-import { connectionName, maxReconnectsField, securityFields, urlsField } from '../nats/connection.js';
-import { bucketField, KvBucket, type NatsKvConfig } from '../nats/kv.js';
-
-export type NatsKvCacheConfig = NatsKvConfig;
+import {
+  connectionName,
+  lintNatsConnection,
+  maxReconnectsField,
+  securityFields,
+  urlsField,
+} from '../nats/connection.js';
+import { bucketField, KvBucket } from '../nats/kv.js';
 
 /** The server's answer when a create finds the key already set (JetStream "wrong last sequence"). */
 function isKeyExists(err: unknown): boolean {
@@ -47,14 +50,17 @@ export class NatsKvCache implements Cache {
   }
 }
 
-export const spec: ComponentSpec<NatsKvCacheConfig, Cache> = {
+const fields = [urlsField(), maxReconnectsField(), bucketField(), ...securityFields()] as const;
+
+export const spec = defineComponent({
   name: 'nats_kv',
   kind: 'cache',
   status: 'stable',
   categories: ['Services'],
   summary: 'Stores key/value pairs in a NATS JetStream key-value bucket.',
   description: `The bucket must exist (for example \`nats kv add my_bucket\`). Values live as long as the bucket keeps them (its \`max_age\` and history settings); a per-operation TTL is ignored. \`add\` succeeds only when the key is absent or deleted. The connection is opened on first use; while the server cannot be reached each operation fails with an error naming the address.`,
-  fields: [urlsField(), maxReconnectsField(), bucketField(), ...securityFields()],
+  fields,
+  lint: lintNatsConnection,
   examples: [
     {
       title: 'Deduplicate on a key shared across instances',
@@ -78,7 +84,7 @@ cache_resources:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
+  build(config, ctx): Cache {
     return new NatsKvCache(new KvBucket(config, connectionName(ctx)));
   },
-};
+});

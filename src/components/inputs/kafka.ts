@@ -6,6 +6,8 @@ import type { Input } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
+import { seedBrokerProblems } from '../kafka/fields.js';
+import type { KafkaFranzInputConfig } from '../kafka/franz_input_fields.js';
 import {
   addressesField,
   franzConnection,
@@ -16,7 +18,7 @@ import {
 } from '../kafka/sarama_fields.js';
 import { parseTopicPartitions } from '../kafka/topic_partitions.js';
 import { tracingMapField } from '../nats/connection.js';
-import { buildConsumerInput, type KafkaFranzInputConfig } from './kafka_franz.js';
+import { buildConsumerInput } from './kafka_franz.js';
 
 export interface KafkaInputConfig {
   addresses: string[];
@@ -154,7 +156,11 @@ export const spec: ComponentSpec<KafkaInputConfig, Input> = {
       default: true,
     }),
     field.string('timely_nacks_maximum_wait', 'Not used by nekton.', { optional: true, ...a }),
-    field.string('commit_period', 'How often delivered offsets are committed.', { default: '1s', ...a }),
+    field.string('commit_period', 'How often delivered offsets are committed.', {
+      default: '1s',
+      check: 'duration',
+      ...a,
+    }),
     field.string('max_processing_period', 'Not used by nekton (a Sarama tuning).', {
       default: '100ms',
       ...a,
@@ -166,10 +172,19 @@ export const spec: ComponentSpec<KafkaInputConfig, Input> = {
       [
         field.string('session_timeout', 'How long the group waits for a silent member.', {
           default: '10s',
+          check: 'duration',
           ...a,
         }),
-        field.string('heartbeat_interval', 'How often the member heartbeats.', { default: '3s', ...a }),
-        field.string('rebalance_timeout', 'How long a rebalance may take.', { default: '60s', ...a }),
+        field.string('heartbeat_interval', 'How often the member heartbeats.', {
+          default: '3s',
+          check: 'duration',
+          ...a,
+        }),
+        field.string('rebalance_timeout', 'How long a rebalance may take.', {
+          default: '60s',
+          check: 'duration',
+          ...a,
+        }),
       ],
       a,
     ),
@@ -190,6 +205,6 @@ output:
 `,
     },
   ],
-  lint: lintKafkaInput,
+  lint: (config) => [...lintKafkaInput(config), ...seedBrokerProblems(config.addresses, 'addresses')],
   build: (config, ctx) => buildConsumerInput(consumerConfig(config), ctx, 'kafka'),
 };

@@ -2,26 +2,21 @@
 // acknowledged to the broker (PUBACK / PUBCOMP) only once it was delivered downstream.
 import type { IPublishPacket, IStore, MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
 import {
   closeQuietly,
   dialMqtt,
+  lintMqttConnection,
+  lintQos,
   loadMqtt,
-  type MqttConnectionConfig,
   mqttConnectionFields,
 } from '../mqtt/client.js';
 import { DeliveryQueue } from './delivery_queue.js';
 
-export interface MqttInputConfig extends MqttConnectionConfig {
-  topics: string[];
-  qos: number;
-  clean_session: boolean;
-  auto_replay_nacks: boolean;
-}
+type MqttInputConfig = ConfigOf<typeof fields>;
 
 /** An incoming publish and the mqtt.js continuation that sends its PUBACK/PUBCOMP. */
 interface Delivery {
@@ -59,10 +54,7 @@ export class MqttReader implements InputReader {
   constructor(
     private readonly config: MqttInputConfig,
     private readonly logger: Logger,
-  ) {
-    if (config.topics.length === 0) throw new Error('mqtt: topics must name at least one topic');
-    if (![0, 1, 2].includes(config.qos)) throw new Error(`mqtt: qos must be 0, 1 or 2, got ${config.qos}`);
-  }
+  ) {}
 
   async connect(): Promise<void> {
     await this.drop();
@@ -177,7 +169,24 @@ export class MqttReader implements InputReader {
 
 const a = { advanced: true };
 
-export const spec: ComponentSpec<MqttInputConfig, Input> = {
+const fields = [
+  ...mqttConnectionFields(),
+  field.array(
+    field.string('topics', 'Topics (with `+` and `#` wildcards) to subscribe to.', {
+      examples: [['sensors/+/temperature', 'alerts/#']],
+    }),
+  ),
+  field.int('qos', 'The QoS to subscribe with: 0, 1 or 2.', { default: 1, ...a }),
+  field.bool('clean_session', 'Start a clean session; false resumes the session of `client_id`.', {
+    default: true,
+    ...a,
+  }),
+  field.bool('auto_replay_nacks', 'Retry a message whose delivery failed until it succeeds.', {
+    default: true,
+  }),
+] as const;
+
+export const spec = defineComponent({
   name: 'mqtt',
   kind: 'input',
   status: 'stable',
@@ -187,21 +196,11 @@ export const spec: ComponentSpec<MqttInputConfig, Input> = {
     'A QoS 1 or 2 message is acknowledged to the broker (PUBACK / PUBCOMP) only after it was delivered downstream. mqtt.js processes the packets of a connection in order, so QoS 1/2 messages are delivered one at a time, and one delivery must finish within about 1.5 × `keepalive` (pings wait behind it) or the connection is reset and the message redelivered.\n\n' +
     'With `auto_replay_nacks` (the default) a failed message is retried inside nekton until it is delivered. Without it, a failed QoS 1/2 message drops the connection unacknowledged; with `clean_session: false` and a fixed `client_id` the broker then redelivers it (with `mqtt_duplicate` set). A clean session forgets unacknowledged messages when the connection goes, as MQTT defines.\n\n' +
     'Metadata: `mqtt_topic`, `mqtt_qos`, `mqtt_retained`, `mqtt_duplicate`, `mqtt_message_id` (0 for QoS 0).',
-  fields: [
-    ...mqttConnectionFields(),
-    field.array(
-      field.string('topics', 'Topics (with `+` and `#` wildcards) to subscribe to.', {
-        examples: [['sensors/+/temperature', 'alerts/#']],
-      }),
-    ),
-    field.int('qos', 'The QoS to subscribe with: 0, 1 or 2.', { default: 1, ...a }),
-    field.bool('clean_session', 'Start a clean session; false resumes the session of `client_id`.', {
-      default: true,
-      ...a,
-    }),
-    field.bool('auto_replay_nacks', 'Retry a message whose delivery failed until it succeeds.', {
-      default: true,
-    }),
+  fields,
+  lint: (config) => [
+    ...lintMqttConnection(config),
+    ...(config.topics.length === 0 ? ['mqtt: topics must name at least one topic'] : []),
+    ...lintQos(config.qos),
   ],
   examples: [
     {
@@ -218,9 +217,9 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
+  build(config, ctx): Input {
     return ctx.wrapReader(new MqttReader(config, ctx.logger), {
       autoReplayNacks: config.auto_replay_nacks,
     });
   },
-};
+});

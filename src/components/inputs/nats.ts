@@ -1,33 +1,24 @@
 // The `nats` input: a core NATS subscription (optionally in a queue group). Core NATS keeps no
 // copy of a message, so delivery is at-most-once: what arrives while nekton is down is gone.
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 import {
   closeQuietly,
   connectionName,
   connectNats,
   headersToMetadata,
+  lintNatsConnection,
   maxReconnectsField,
-  type NatsConnectionConfig,
   securityFields,
   tracingMapField,
   urlsField,
 } from '../nats/connection.js';
 
-export interface NatsInputConfig extends NatsConnectionConfig {
-  subject: string;
-  queue?: string;
-  auto_replay_nacks: boolean;
-  send_ack: boolean;
-  nak_delay?: string;
-  prefetch_count: number;
-  extract_tracing_map?: string;
-}
+type NatsInputConfig = ConfigOf<typeof fields>;
 
 const encoder = new TextEncoder();
 const ACK = encoder.encode('+ACK');
@@ -46,7 +37,7 @@ export class NatsReader implements InputReader {
     private readonly config: NatsInputConfig,
     private readonly ctx: BuildContext,
   ) {
-    const delayMs = config.nak_delay ? durationMs(config.nak_delay, 'nak_delay') : 0;
+    const delayMs = config.nak_delay ?? 0;
     // The JetStream ack protocol, for subjects that deliver JetStream messages to a core subscriber.
     this.nak = encoder.encode(delayMs > 0 ? `-NAK ${JSON.stringify({ delay: delayMs * 1e6 })}` : '-NAK');
   }
@@ -125,7 +116,40 @@ export class NatsReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<NatsInputConfig, Input> = {
+const fields = [
+  urlsField(),
+  maxReconnectsField(),
+  field.string('subject', 'A subject to consume from. Supports wildcards for consuming multiple subjects.', {
+    examples: ['foo.bar.baz', 'foo.*.baz', 'foo.bar.*', 'foo.>'],
+  }),
+  field.string('queue', 'An optional queue group to consume as.', { optional: true }),
+  field.bool(
+    'auto_replay_nacks',
+    'Re-deliver nacked messages inside nekton until they succeed (core NATS cannot redeliver). When false, a nacked message is dropped.',
+    { default: true },
+  ),
+  field.bool(
+    'send_ack',
+    'Answer messages that carry a reply subject with `+ACK` once delivered (`-NAK` when they failed).',
+    {
+      default: true,
+    },
+  ),
+  field.duration('nak_delay', 'An optional delay before the server redelivers a nacked JetStream message.', {
+    optional: true,
+    advanced: true,
+    examples: ['1m'],
+  }),
+  field.int(
+    'prefetch_count',
+    'How many received messages may wait for the pipeline; beyond it new messages are dropped (a slow consumer). 0 means no limit.',
+    { default: 500000, advanced: true },
+  ),
+  ...securityFields(),
+  tracingMapField('extract_tracing_map'),
+] as const;
+
+export const spec = defineComponent({
   name: 'nats',
   kind: 'input',
   status: 'stable',
@@ -148,44 +172,11 @@ With \`send_ack\`, a message that carries a reply subject is answered \`+ACK\` o
 ### Connection name
 
 The NATS connection is named after the component's label (\`nekton <label>\`), so server monitoring shows which component a connection belongs to.`,
-  fields: [
-    urlsField(),
-    maxReconnectsField(),
-    field.string(
-      'subject',
-      'A subject to consume from. Supports wildcards for consuming multiple subjects.',
-      {
-        examples: ['foo.bar.baz', 'foo.*.baz', 'foo.bar.*', 'foo.>'],
-      },
-    ),
-    field.string('queue', 'An optional queue group to consume as.', { optional: true }),
-    field.bool(
-      'auto_replay_nacks',
-      'Re-deliver nacked messages inside nekton until they succeed (core NATS cannot redeliver). When false, a nacked message is dropped.',
-      { default: true },
-    ),
-    field.bool(
-      'send_ack',
-      'Answer messages that carry a reply subject with `+ACK` once delivered (`-NAK` when they failed).',
-      {
-        default: true,
-      },
-    ),
-    field.string('nak_delay', 'An optional delay before the server redelivers a nacked JetStream message.', {
-      optional: true,
-      advanced: true,
-      examples: ['1m'],
-    }),
-    field.int(
-      'prefetch_count',
-      'How many received messages may wait for the pipeline; beyond it new messages are dropped (a slow consumer). 0 means no limit.',
-      { default: 500000, advanced: true },
-    ),
-    ...securityFields(),
-    tracingMapField('extract_tracing_map'),
+  fields,
+  lint: (config) => [
+    ...lintNatsConnection(config),
+    ...(config.prefetch_count < 0 ? ['prefetch count must be greater than or equal to zero'] : []),
   ],
-  lint: (config) =>
-    config.prefetch_count < 0 ? ['prefetch count must be greater than or equal to zero'] : [],
   examples: [
     {
       title: 'Share a subject between instances with a queue group',
@@ -202,7 +193,7 @@ output:
 `,
     },
   ],
-  build(config, ctx) {
+  build(config, ctx): Input {
     return ctx.wrapReader(new NatsReader(config, ctx), { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

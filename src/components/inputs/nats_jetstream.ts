@@ -8,37 +8,24 @@ import type {
   JsMsg,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 import {
   closeQuietly,
   connectionName,
   connectNats,
   headersToMetadata,
+  lintNatsConnection,
   maxReconnectsField,
-  type NatsConnectionConfig,
   securityFields,
   tracingMapField,
   urlsField,
 } from '../nats/connection.js';
 import { nats } from '../nats/library.js';
 
-export interface NatsJetStreamInputConfig extends NatsConnectionConfig {
-  queue?: string;
-  subject?: string;
-  durable?: string;
-  stream?: string;
-  bind?: boolean;
-  create_stream: boolean;
-  deliver: string;
-  ack_wait: string;
-  max_ack_pending: number;
-  extract_tracing_map?: string;
-}
+type NatsJetStreamInputConfig = ConfigOf<typeof fields>;
 
 /** The reference's `deliver` values as the client's policies (read after connect: the client loads then). */
 function deliverPolicy(deliver: string): DeliverPolicy {
@@ -64,14 +51,10 @@ export class NatsJetStreamReader implements InputReader {
   private messages: ConsumerMessages | null = null;
   private iterator: AsyncIterator<JsMsg> | null = null;
   private closed = false;
-  private readonly ackWaitMs: number;
-
   constructor(
     private readonly config: NatsJetStreamInputConfig,
     private readonly name: string,
-  ) {
-    this.ackWaitMs = durationMs(config.ack_wait, 'ack_wait');
-  }
+  ) {}
 
   async connect(): Promise<void> {
     const nc = await connectNats(this.config, this.name);
@@ -182,7 +165,7 @@ export class NatsJetStreamReader implements InputReader {
     const wanted: Partial<ConsumerConfig> = {
       ack_policy: nats().jetstream.AckPolicy.Explicit,
       deliver_policy: deliverPolicy(this.config.deliver),
-      ack_wait: nats().transport.nanos(this.ackWaitMs),
+      ack_wait: nats().transport.nanos(this.config.ack_wait),
       max_ack_pending: this.config.max_ack_pending,
       ...(this.config.subject ? { filter_subject: this.config.subject } : {}),
       ...(name
@@ -199,7 +182,56 @@ export class NatsJetStreamReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<NatsJetStreamInputConfig, Input> = {
+const fields = [
+  urlsField(),
+  maxReconnectsField(),
+  field.string(
+    'queue',
+    'An optional queue group to consume as (the name of a consumer shared by its members).',
+    {
+      optional: true,
+    },
+  ),
+  field.string(
+    'subject',
+    'A subject to consume from. Supports wildcards for consuming multiple subjects. Either a subject or stream must be specified.',
+    { optional: true, examples: ['foo.bar.baz', 'foo.*.baz', 'foo.bar.*', 'foo.>'] },
+  ),
+  field.string('durable', 'Preserve the state of your consumer under a durable name.', {
+    optional: true,
+  }),
+  field.string('stream', 'A stream to consume from. Either a subject or stream must be specified.', {
+    optional: true,
+  }),
+  field.bool('bind', 'Use an existing consumer (`durable` on `stream`) instead of creating one.', {
+    optional: true,
+  }),
+  field.bool('create_stream', 'Create `stream` (capturing `subject`) when it does not exist.', {
+    default: false,
+    advanced: true,
+  }),
+  field.enum(
+    'deliver',
+    'Where a newly created consumer starts in the stream.',
+    ['all', 'last', 'last_per_subject', 'new'],
+    {
+      default: 'all',
+    },
+  ),
+  field.duration(
+    'ack_wait',
+    'How long the server waits for an acknowledgement before it redelivers a message.',
+    { default: '30s', advanced: true, examples: ['100ms', '5m'] },
+  ),
+  field.int('max_ack_pending', 'The most messages delivered and not yet acknowledged at once.', {
+    default: 1024,
+    advanced: true,
+  }),
+  ...securityFields(),
+  tracingMapField('extract_tracing_map'),
+] as const;
+
+export const spec = defineComponent({
   name: 'nats_jetstream',
   kind: 'input',
   status: 'stable',
@@ -227,52 +259,9 @@ This input adds the following metadata fields to each message:
 ### Connection name
 
 The NATS connection is named after the component's label (\`nekton <label>\`).`,
-  fields: [
-    urlsField(),
-    maxReconnectsField(),
-    field.string(
-      'queue',
-      'An optional queue group to consume as (the name of a consumer shared by its members).',
-      {
-        optional: true,
-      },
-    ),
-    field.string(
-      'subject',
-      'A subject to consume from. Supports wildcards for consuming multiple subjects. Either a subject or stream must be specified.',
-      { optional: true, examples: ['foo.bar.baz', 'foo.*.baz', 'foo.bar.*', 'foo.>'] },
-    ),
-    field.string('durable', 'Preserve the state of your consumer under a durable name.', {
-      optional: true,
-    }),
-    field.string('stream', 'A stream to consume from. Either a subject or stream must be specified.', {
-      optional: true,
-    }),
-    field.bool('bind', 'Use an existing consumer (`durable` on `stream`) instead of creating one.', {
-      optional: true,
-    }),
-    field.bool('create_stream', 'Create `stream` (capturing `subject`) when it does not exist.', {
-      default: false,
-      advanced: true,
-    }),
-    field.string('deliver', 'Where a newly created consumer starts in the stream.', {
-      default: 'all',
-      options: ['all', 'last', 'last_per_subject', 'new'],
-    }),
-    field.string(
-      'ack_wait',
-      'How long the server waits for an acknowledgement before it redelivers a message.',
-      { default: '30s', advanced: true, examples: ['100ms', '5m'] },
-    ),
-    field.int('max_ack_pending', 'The most messages delivered and not yet acknowledged at once.', {
-      default: 1024,
-      advanced: true,
-    }),
-    ...securityFields(),
-    tracingMapField('extract_tracing_map'),
-  ],
+  fields,
   lint: (config) => {
-    const problems: string[] = [];
+    const problems = lintNatsConnection(config);
     if (config.queue && config.durable)
       problems.push("both 'queue' and 'durable' can't be set simultaneously");
     if (!config.subject && !config.stream) problems.push('either a subject or stream must be specified');
@@ -298,10 +287,7 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
-    if (config.queue && config.durable)
-      throw new Error("both 'queue' and 'durable' can't be set simultaneously");
-    if (!config.subject && !config.stream) throw new Error('either a subject or stream must be specified');
+  build(config, ctx): Input {
     return ctx.wrapReader(new NatsJetStreamReader(config, connectionName(ctx)));
   },
-};
+});

@@ -6,14 +6,11 @@ import type { Input } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { byteSize, kafkaConnectionFields } from '../kafka/fields.js';
+import type { KafkaFranzInputConfig } from '../kafka/franz_input_fields.js';
+import { lintKafkaFranzInput } from '../kafka/franz_topics.js';
 import { fieldsNamed, withOptionalSeedBrokers } from '../kafka/spec_fields.js';
 import { tracingMapField } from '../nats/connection.js';
-import {
-  buildConsumerInput,
-  spec as franzSpec,
-  type KafkaFranzInputConfig,
-  lintKafkaFranzInput,
-} from './kafka_franz.js';
+import { buildConsumerInput, spec as franzSpec } from './kafka_franz.js';
 
 export interface RedpandaInputConfig
   extends Omit<KafkaFranzInputConfig, 'checkpoint_limit' | 'multi_header' | 'batching' | 'seed_brokers'> {

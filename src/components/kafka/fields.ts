@@ -24,6 +24,8 @@ export interface KafkaConnectionConfig {
 }
 
 const a = { advanced: true };
+/** Checked by lint; the text is kept, since the kafka and redpanda components map their configs onto these fields as written. */
+const d = { check: 'duration' } as const;
 
 function tcpField(): FieldSpec {
   return field.object(
@@ -32,20 +34,22 @@ function tcpField(): FieldSpec {
     [
       field.string('connect_timeout', 'How long a connection attempt may take (0s: the client default).', {
         default: '0s',
+        ...d,
         ...a,
       }),
       field.object(
         'keep_alive',
         'TCP keep-alive probes.',
         [
-          field.string('idle', 'Idle time before the first probe.', { default: '15s', ...a }),
-          field.string('interval', 'Time between probes.', { default: '15s', ...a }),
+          field.string('idle', 'Idle time before the first probe.', { default: '15s', ...d, ...a }),
+          field.string('interval', 'Time between probes.', { default: '15s', ...d, ...a }),
           field.int('count', 'Unanswered probes before the connection is dropped.', { default: 9, ...a }),
         ],
         { optional: true, ...a },
       ),
       field.string('tcp_user_timeout', 'How long sent data may stay unacknowledged (Linux; 0s: off).', {
         default: '0s',
+        ...d,
         ...a,
       }),
     ],
@@ -116,14 +120,29 @@ export function kafkaConnectionFields(): FieldSpec[] {
     field.string('client_id', 'The client id sent to the brokers.', { default: 'redpanda-connect', ...a }),
     tlsField(),
     saslField(),
-    field.string('metadata_max_age', 'How long cluster metadata may be cached.', { default: '1m', ...a }),
-    field.string('request_timeout_overhead', 'Added to the timeout of each request to the brokers.', {
-      default: '10s',
+    field.string('metadata_max_age', 'How long cluster metadata may be cached.', {
+      default: '1m',
+      ...d,
       ...a,
     }),
-    field.string('conn_idle_timeout', 'How long an idle connection is kept.', { default: '20s', ...a }),
+    field.string('request_timeout_overhead', 'Added to the timeout of each request to the brokers.', {
+      default: '10s',
+      ...d,
+      ...a,
+    }),
+    field.string('conn_idle_timeout', 'How long an idle connection is kept.', { default: '20s', ...d, ...a }),
     tcpField(),
   ];
+}
+
+/** What seedBrokers would refuse, for lint (`field` names the list in the component's words). */
+export function seedBrokerProblems(entries: string[] | undefined, field = 'seed_brokers'): string[] {
+  try {
+    seedBrokers(entries ?? []);
+    return [];
+  } catch (err) {
+    return [(err as Error).message.replace(/^seed_brokers:/, `${field}:`)];
+  }
 }
 
 /** `["a:9092,b:9092", "c:9092"]` → `["a:9092", "b:9092", "c:9092"]`; every entry needs a port. */

@@ -3,45 +3,20 @@
 
 import type * as MqttModule from 'mqtt';
 import type { IClientOptions, IStore, MqttClient } from 'mqtt';
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type ConfigOf, field, type RawConfigOf } from '../../config/spec.js';
 import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { redactUrl } from '../amqp/connection.js';
-import { durationMs } from '../fields/duration.js';
-import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
-
-export interface MqttWillConfig {
-  enabled: boolean;
-  qos: number;
-  retained: boolean;
-  topic: string;
-  payload: string;
-}
-
-export interface MqttConnectionConfig {
-  urls: string[];
-  client_id: string;
-  dynamic_client_id_suffix?: string;
-  connect_timeout: string;
-  will: MqttWillConfig;
-  user: string;
-  password: string;
-  keepalive: number;
-  tls: TlsConfig;
-}
+import { tlsField, tlsOptions } from '../fields/tls.js';
 
 const a = { advanced: true };
 
 /** The connection fields, in the reference's order. */
-export function mqttConnectionFields(): FieldSpec[] {
+export function mqttConnectionFields() {
   return [
-    field.array(
-      field.string(
-        'urls',
-        'Brokers to connect to, tried in order until one accepts (`tcp://`, `ssl://`, `ws://`...).',
-        {
-          examples: [['tcp://127.0.0.1:1883']],
-        },
-      ),
+    field.urlList(
+      'urls',
+      'Brokers to connect to, tried in order until one accepts (`tcp://`, `ssl://`, `ws://`...).',
+      { examples: [['tcp://127.0.0.1:1883']] },
     ),
     field.string(
       'client_id',
@@ -53,7 +28,7 @@ export function mqttConnectionFields(): FieldSpec[] {
       ...a,
       options: ['nanoid'],
     }),
-    field.string('connect_timeout', 'How long to wait for the broker to accept the connection.', {
+    field.duration('connect_timeout', 'How long to wait for the broker to accept the connection.', {
       default: '30s',
       examples: ['1s', '500ms'],
     }),
@@ -73,7 +48,22 @@ export function mqttConnectionFields(): FieldSpec[] {
     field.string('password', 'The password to authenticate with.', { default: '', secret: true, ...a }),
     field.int('keepalive', 'Seconds between keepalive pings (0 disables them).', { default: 30, ...a }),
     tlsField(),
-  ];
+  ] as const;
+}
+
+const connectionFields = mqttConnectionFields();
+
+/** The connection part of the `mqtt` input's and output's config. */
+export type MqttConnectionConfig = ConfigOf<typeof connectionFields>;
+
+/** Checks of the connection fields that lint can make (they used to fail the first connect). */
+export function lintMqttConnection(config: RawConfigOf<typeof connectionFields>): string[] {
+  return expandUrls(config.urls ?? []).length === 0 ? ['mqtt: urls must name at least one broker'] : [];
+}
+
+/** A QoS outside 0..2 is refused by lint (it used to fail the build). */
+export function lintQos(qos: number): string[] {
+  return [0, 1, 2].includes(qos) ? [] : [`mqtt: qos must be 0, 1 or 2, got ${qos}`];
 }
 
 /** URLs with comma-separated entries expanded, as the reference does. */
@@ -106,10 +96,9 @@ export interface DialOptions {
 
 /** Connects to the first URL that accepts the client; the error names each address tried and why it failed. */
 export async function dialMqtt(config: MqttConnectionConfig, options: DialOptions): Promise<MqttLink> {
-  const urls = expandUrls(config.urls);
-  if (urls.length === 0) throw new Error('mqtt: urls must name at least one broker');
+  const urls = config.urls;
   const secure = await tlsOptions(config.tls);
-  const timeoutMs = durationMs(config.connect_timeout, 'connect_timeout') || 30_000;
+  const timeoutMs = config.connect_timeout || 30_000;
   const failures: string[] = [];
   const mqtt = await loadMqtt();
   for (const raw of urls) {

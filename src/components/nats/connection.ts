@@ -4,50 +4,29 @@ import { readFile } from 'node:fs/promises';
 import type { Authenticator, MsgHdrs, NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import type { Interpolation } from '../../bloblang/index.js';
 import { scrubSecretText } from '../../config/secret_text.js';
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type ConfigOf, field, type RawConfigOf } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
-import type { MetadataFilterConfig } from '../fields/metadata.js';
-import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
+import type { MetadataFilterConfig, MetadataKeyFilter } from '../fields/metadata.js';
+import { tlsField, tlsOptions } from '../fields/tls.js';
 import { loadNats, nats } from './library.js';
 
-export interface NatsAuthConfig {
-  nkey_file?: string;
-  nkey?: string;
-  user_credentials_file?: string;
-  user_jwt?: string;
-  user_nkey_seed?: string;
-  user?: string;
-  password?: string;
-  token?: string;
-}
-
-/** The fields of every NATS component that say where and how to connect. */
-export interface NatsConnectionConfig {
-  urls: string[];
-  max_reconnects?: number;
-  tls: TlsConfig;
-  tls_handshake_first: boolean;
-  auth: NatsAuthConfig;
-}
-
 const a = { advanced: true };
-const opt = { optional: true, advanced: true };
+const opt = { optional: true, advanced: true } as const;
 
-export function urlsField(): FieldSpec {
-  return field.array(
-    field.string(
-      'urls',
-      'A list of URLs to connect to. An entry holding commas is split into several URLs.',
-      {
-        examples: [['nats://127.0.0.1:4222'], ['nats://username:password@127.0.0.1:4222']],
-      },
-    ),
+/** The server list; the factory receives it with comma-separated entries split out. */
+export function urlsField() {
+  return field.urlList(
+    'urls',
+    'A list of URLs to connect to. An entry holding commas is split into several URLs.',
+    {
+      examples: [['nats://127.0.0.1:4222'], ['nats://username:password@127.0.0.1:4222']],
+    },
   );
 }
 
-export function maxReconnectsField(): FieldSpec {
+export function maxReconnectsField() {
   return field.int(
     'max_reconnects',
     'How many times the client library itself tries to reconnect before giving up (negative: forever). When unset, a lost connection is closed at once and nekton reconnects with its own backoff, reporting the outage on `/ready`.',
@@ -56,7 +35,7 @@ export function maxReconnectsField(): FieldSpec {
 }
 
 /** `tls`, `tls_handshake_first` and `auth`, in the reference's order (they follow the component's own fields). */
-export function securityFields(): FieldSpec[] {
+export function securityFields() {
   return [
     tlsField(),
     field.bool(
@@ -96,11 +75,28 @@ export function securityFields(): FieldSpec[] {
       ],
       a,
     ),
-  ];
+  ] as const;
+}
+
+const connectionFields = [urlsField(), maxReconnectsField(), ...securityFields()] as const;
+
+/** The fields of every NATS component that say where and how to connect. */
+export type NatsConnectionConfig = ConfigOf<typeof connectionFields>;
+type NatsAuthConfig = NatsConnectionConfig['auth'];
+
+/** Connection mistakes lint can tell from the config alone (they used to fail the connect). */
+export function lintNatsConnection(config: RawConfigOf<typeof connectionFields>): string[] {
+  const problems: string[] = [];
+  if (expandUrls(config.urls ?? []).length === 0)
+    problems.push('urls: at least one NATS server URL is required');
+  const auth = config.auth ?? {};
+  if (Boolean(auth.user_jwt) !== Boolean(auth.user_nkey_seed))
+    problems.push('auth: user_jwt and user_nkey_seed must be set together');
+  return problems;
 }
 
 /** The reference's tracing fields; accepted so configs lint, but nekton has no tracer to feed. */
-export function tracingMapField(name: 'extract_tracing_map' | 'inject_tracing_map'): FieldSpec {
+export function tracingMapField<const N extends 'extract_tracing_map' | 'inject_tracing_map'>(name: N) {
   return field.string(
     name,
     'Accepted for compatibility; nekton does not propagate tracing spans yet, so this mapping is not applied.',
@@ -130,11 +126,9 @@ async function authenticators(auth: NatsAuthConfig): Promise<Authenticator[]> {
     out.push(nkeyAuthenticator(encoder.encode((await readFile(auth.nkey_file, 'utf8')).trim())));
   if (auth.nkey) out.push(nkeyAuthenticator(encoder.encode(auth.nkey)));
   if (auth.user_credentials_file) out.push(credsAuthenticator(await readFile(auth.user_credentials_file)));
-  if (auth.user_jwt || auth.user_nkey_seed) {
-    if (!auth.user_jwt || !auth.user_nkey_seed)
-      throw new Error('auth: user_jwt and user_nkey_seed must be set together');
+  // lintNatsConnection makes sure the two come together.
+  if (auth.user_jwt && auth.user_nkey_seed)
     out.push(jwtAuthenticator(auth.user_jwt, encoder.encode(auth.user_nkey_seed)));
-  }
   return out;
 }
 
@@ -143,9 +137,7 @@ export async function connectionOptions(
   config: NatsConnectionConfig,
   name: string,
 ): Promise<NodeConnectionOptions> {
-  const servers = expandUrls(config.urls);
-  if (servers.length === 0) throw new Error('urls: at least one NATS server URL is required');
-  const options: NodeConnectionOptions = { servers, name, timeout: 10_000 };
+  const options: NodeConnectionOptions = { servers: config.urls, name, timeout: 10_000 };
   // Unset: no silent reconnects inside the client, so the engine sees (and reports) the outage.
   if (config.max_reconnects === undefined) options.reconnect = false;
   else options.maxReconnectAttempts = config.max_reconnects;
@@ -236,11 +228,10 @@ export class HeaderBuilder {
   private readonly entries: [string, Interpolation][];
 
   constructor(
-    headers: Record<string, string>,
-    private readonly includeMeta: ((key: string) => boolean) | null,
-    ctx: BuildContext,
+    headers: Record<string, Interpolation>,
+    private readonly includeMeta: MetadataKeyFilter,
   ) {
-    this.entries = Object.entries(headers).map(([k, v]) => [k, ctx.interpolation(v, `headers.${k}`)]);
+    this.entries = Object.entries(headers);
   }
 
   build(batch: Batch, index: number): MsgHdrs | undefined {

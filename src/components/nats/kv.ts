@@ -2,18 +2,17 @@
 // by the `nats_kv` cache and processor.
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type ConfigOf, field } from '../../config/spec.js';
 import { errorMessage } from '../../engine/errors.js';
 import { closeQuietly, connectNats, expandUrls, type NatsConnectionConfig, redactUrl } from './connection.js';
 import { nats } from './library.js';
 
-export interface NatsKvConfig extends NatsConnectionConfig {
-  bucket: string;
-}
-
-export function bucketField(): FieldSpec {
+export function bucketField() {
   return field.string('bucket', 'The name of the KV bucket.', { examples: ['my_kv_bucket'] });
 }
+
+/** What a bucket needs of its component's config: where to connect, and the bucket's name. */
+export type NatsKvConfig = NatsConnectionConfig & ConfigOf<[ReturnType<typeof bucketField>]>;
 
 export class KvBucket {
   private opening: Promise<KV> | null = null;

@@ -11,6 +11,7 @@ import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../field
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 import { type KafkaModule, loadKafka } from '../kafka/client.js';
+import { seedBrokerProblems } from '../kafka/fields.js';
 import { saramaPartitioner } from '../kafka/partitioners.js';
 import type { RecordTemplate } from '../kafka/records.js';
 import {
@@ -274,6 +275,7 @@ export const spec: ComponentSpec<KafkaOutputConfig, Output> = {
     }),
     field.string('timeout', 'How long a produce request may take before the connection is presumed lost.', {
       default: '5s',
+      check: 'duration',
       ...a,
     }),
     field.bool('retry_as_batch', 'Not needed by nekton: a batch is always retried whole.', {
@@ -319,7 +321,7 @@ output:
 `,
     },
   ],
-  lint: lintKafkaOutput,
+  lint: (config) => [...lintKafkaOutput(config), ...seedBrokerProblems(config.addresses, 'addresses')],
   build(config, ctx) {
     const writer = kafkaWriter(config, (text, name) => ctx.interpolation(text, name));
     return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });

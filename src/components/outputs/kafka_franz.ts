@@ -17,7 +17,12 @@ import {
   kafkaClientOptions,
   loadKafka,
 } from '../kafka/client.js';
-import { type KafkaConnectionConfig, kafkaConnectionFields, seedBrokers } from '../kafka/fields.js';
+import {
+  type KafkaConnectionConfig,
+  kafkaConnectionFields,
+  seedBrokerProblems,
+  seedBrokers,
+} from '../kafka/fields.js';
 import type { PartitionerFn } from '../kafka/partitioners.js';
 import { messageToRecord, type RecordTemplate, recordSize } from '../kafka/records.js';
 
@@ -292,6 +297,7 @@ export const spec: ComponentSpec<KafkaFranzOutputConfig, Output> = {
     }),
     field.string('timeout', 'How long a produce request may take before the connection is presumed lost.', {
       default: '10s',
+      check: 'duration',
       ...a,
     }),
     field.string('max_message_bytes', 'The largest record batch (not used by nekton).', {
@@ -341,7 +347,7 @@ output:
 `,
     },
   ],
-  lint: lintKafkaFranzOutput,
+  lint: (config) => [...lintKafkaFranzOutput(config), ...seedBrokerProblems(config.seed_brokers)],
   build(config, ctx) {
     const settings = produceSettings(config);
     const template = recordTemplate(config, (text, name) => ctx.interpolation(text, name));

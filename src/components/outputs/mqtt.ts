@@ -2,23 +2,15 @@
 // with QoS 1/2 a batch counts as written once the broker acknowledged every message of it.
 import type { MqttClient } from 'mqtt';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { formatDuration } from '../../config/duration.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
-import { closeQuietly, dialMqtt, type MqttConnectionConfig, mqttConnectionFields } from '../mqtt/client.js';
+import { closeQuietly, dialMqtt, lintMqttConnection, lintQos, mqttConnectionFields } from '../mqtt/client.js';
 
-export interface MqttOutputConfig extends MqttConnectionConfig {
-  topic: string;
-  qos: number;
-  write_timeout: string;
-  retained: boolean;
-  retained_interpolated?: string;
-  max_in_flight: number;
-}
+type MqttOutputConfig = ConfigOf<typeof fields>;
 
 interface Publisher {
   client: MqttClient;
@@ -44,17 +36,13 @@ export function unpublishableTopic(topic: string): string | null {
 }
 
 export class MqttWriter implements OutputWriter {
-  private readonly writeTimeoutMs: number;
   private publisher: Publisher | null = null;
 
   constructor(
     private readonly config: MqttOutputConfig,
     private readonly topic: Interpolation,
     private readonly retained: Interpolation | null,
-  ) {
-    if (![0, 1, 2].includes(config.qos)) throw new Error(`mqtt: qos must be 0, 1 or 2, got ${config.qos}`);
-    this.writeTimeoutMs = durationMs(config.write_timeout, 'write_timeout');
-  }
+  ) {}
 
   /** Set by close(): a connect() still dialling then hangs up instead of keeping the link. */
   private closed = false;
@@ -109,17 +97,17 @@ export class MqttWriter implements OutputWriter {
     const failed = new Promise<never>((_, reject) => {
       onLost = reject;
       publisher.onLost.add(reject);
-      if (this.writeTimeoutMs > 0)
+      if (this.config.write_timeout > 0)
         timer = setTimeout(
           () =>
             reject(
               publisher.open
                 ? new Error(
-                    `mqtt ${publisher.address}: publish not acknowledged within ${this.config.write_timeout}`,
+                    `mqtt ${publisher.address}: publish not acknowledged within ${formatDuration(this.config.write_timeout * 1e6)}`,
                   )
                 : this.notConnected(publisher),
             ),
-          this.writeTimeoutMs,
+          this.config.write_timeout,
         );
     });
     try {
@@ -153,7 +141,32 @@ export class MqttWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<MqttOutputConfig, Output> = {
+const fields = [
+  ...mqttConnectionFields(),
+  field.interpolated('topic', 'The topic to publish each message to.', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+    examples: ['sensors/${! json("id") }/temperature'],
+  }),
+  field.int('qos', 'The QoS to publish with: 0, 1 or 2.', { default: 1 }),
+  field.duration('write_timeout', 'How long to wait for the broker to acknowledge a batch.', {
+    default: '3s',
+    examples: ['1s', '500ms'],
+  }),
+  field.bool('retained', 'Publish retained messages.', { default: false }),
+  field.interpolated(
+    'retained_interpolated',
+    'Per message `retained` flag (`true`/`false`); overrides `retained`.',
+    {
+      optional: true,
+      advanced: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+      examples: ['${! @retain.or("false") }'],
+    },
+  ),
+  field.int('max_in_flight', 'The most batches being published at once.', { default: 64 }),
+] as const;
+
+export const spec = defineComponent({
   name: 'mqtt',
   kind: 'output',
   status: 'stable',
@@ -161,32 +174,8 @@ export const spec: ComponentSpec<MqttOutputConfig, Output> = {
   summary: 'Publishes messages to topics of an MQTT 3.1.1 broker.',
   description:
     'With QoS 1 or 2 a batch is written once the broker acknowledged every message (PUBACK / PUBCOMP); QoS 0 is fire-and-forget. A write not acknowledged within `write_timeout` fails, so the input nacks it or a `retry`/`fallback` takes over; a lost connection is re-established with backoff and the batch published again. A topic MQTT cannot carry (empty, holding `#`, `+` or NUL, or over 65,535 bytes) fails its batch before anything is sent, without touching the connection.',
-  fields: [
-    ...mqttConnectionFields(),
-    field.string('topic', 'The topic to publish each message to.', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      examples: ['sensors/${! json("id") }/temperature'],
-    }),
-    field.int('qos', 'The QoS to publish with: 0, 1 or 2.', { default: 1 }),
-    field.string('write_timeout', 'How long to wait for the broker to acknowledge a batch.', {
-      default: '3s',
-      examples: ['1s', '500ms'],
-    }),
-    field.bool('retained', 'Publish retained messages.', { default: false }),
-    field.string(
-      'retained_interpolated',
-      'Per message `retained` flag (`true`/`false`); overrides `retained`.',
-      {
-        optional: true,
-        advanced: true,
-        interpolated: true,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-        examples: ['${! @retain.or("false") }'],
-      },
-    ),
-    field.int('max_in_flight', 'The most batches being published at once.', { default: 64 }),
-  ],
+  fields,
+  lint: (config) => [...lintMqttConnection(config), ...lintQos(config.qos)],
   examples: [
     {
       title: 'Publish readings to a topic per device',
@@ -203,12 +192,12 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
-    const topic = ctx.interpolation(config.topic, 'topic');
-    const retained =
-      config.retained_interpolated !== undefined && config.retained_interpolated !== ''
-        ? ctx.interpolation(config.retained_interpolated, 'retained_interpolated')
-        : null;
-    return ctx.wrapWriter(new MqttWriter(config, topic, retained), { maxInFlight: config.max_in_flight });
+  build(config, ctx): Output {
+    const retained = config.retained_interpolated;
+    // An empty `retained_interpolated` is unset: `retained` applies.
+    const perMessage = retained && !(retained.isStatic && retained.render([], 0) === '') ? retained : null;
+    return ctx.wrapWriter(new MqttWriter(config, config.topic, perMessage), {
+      maxInFlight: config.max_in_flight,
+    });
   },
-};
+});

@@ -2,32 +2,26 @@
 // once the server has processed it (a flush round trip); subscribers get it at most once.
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
-import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
+import { metadataFilterField } from '../fields/metadata.js';
 import {
   closeQuietly,
   connectionName,
   connectNats,
   HeaderBuilder,
+  lintNatsConnection,
   maxReconnectsField,
-  type NatsConnectionConfig,
   reportWhenClosed,
   securityFields,
   tracingMapField,
   urlsField,
 } from '../nats/connection.js';
 
-export interface NatsOutputConfig extends NatsConnectionConfig {
-  subject: string;
-  headers: Record<string, string>;
-  metadata?: MetadataFilterConfig;
-  max_in_flight: number;
-  inject_tracing_map?: string;
-}
+type NatsOutputConfig = ConfigOf<typeof fields>;
 
 export class NatsWriter implements OutputWriter {
   private nc: NatsConnection | null = null;
@@ -80,7 +74,34 @@ export class NatsWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<NatsOutputConfig, Output> = {
+const fields = [
+  urlsField(),
+  maxReconnectsField(),
+  field.interpolated('subject', 'The subject to publish to.', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+    examples: ['foo.bar.baz', 'events.${! @kind }'],
+  }),
+  field.map(
+    field.interpolated('headers', 'Explicit message headers to add to messages.', {
+      default: {},
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+      examples: [{ 'Content-Type': 'application/json', Timestamp: '${!meta("Timestamp")}' }],
+    }),
+  ),
+  metadataFilterField('metadata', 'Which metadata keys to send as headers.', {
+    optional: true,
+    advanced: false,
+  }),
+  field.int(
+    'max_in_flight',
+    'The maximum number of messages to have in flight at a given time. Increase this to improve throughput.',
+    { default: 64 },
+  ),
+  ...securityFields(),
+  tracingMapField('inject_tracing_map'),
+] as const;
+
+export const spec = defineComponent({
   name: 'nats',
   kind: 'output',
   status: 'stable',
@@ -93,34 +114,8 @@ export const spec: ComponentSpec<NatsOutputConfig, Output> = {
 ### Connection name
 
 The NATS connection is named after the component's label (\`nekton <label>\`).`,
-  fields: [
-    urlsField(),
-    maxReconnectsField(),
-    field.string('subject', 'The subject to publish to.', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      examples: ['foo.bar.baz', 'events.${! @kind }'],
-    }),
-    field.map(
-      field.string('headers', 'Explicit message headers to add to messages.', {
-        default: {},
-        interpolated: true,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-        examples: [{ 'Content-Type': 'application/json', Timestamp: '${!meta("Timestamp")}' }],
-      }),
-    ),
-    metadataFilterField('metadata', 'Which metadata keys to send as headers.', {
-      optional: true,
-      advanced: false,
-    }),
-    field.int(
-      'max_in_flight',
-      'The maximum number of messages to have in flight at a given time. Increase this to improve throughput.',
-      { default: 64 },
-    ),
-    ...securityFields(),
-    tracingMapField('inject_tracing_map'),
-  ],
+  fields,
+  lint: lintNatsConnection,
   examples: [
     {
       title: 'Publish to a subject per event type',
@@ -138,11 +133,10 @@ output:
 `,
     },
   ],
-  build(config, ctx) {
-    const subject = ctx.interpolation(config.subject, 'subject');
-    const headers = new HeaderBuilder(config.headers, metadataFilter(config.metadata), ctx);
-    return ctx.wrapWriter(new NatsWriter(config, subject, headers, connectionName(ctx)), {
+  build(config, ctx): Output {
+    const headers = new HeaderBuilder(config.headers, config.metadata);
+    return ctx.wrapWriter(new NatsWriter(config, config.subject, headers, connectionName(ctx)), {
       maxInFlight: config.max_in_flight,
     });
   },
-};
+});

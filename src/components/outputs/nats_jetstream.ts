@@ -3,20 +3,19 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
-import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
+import { metadataFilterField } from '../fields/metadata.js';
 import {
   closeQuietly,
   connectionName,
   connectNats,
   HeaderBuilder,
+  lintNatsConnection,
   maxReconnectsField,
-  type NatsConnectionConfig,
   reportWhenClosed,
   securityFields,
   tracingMapField,
@@ -24,13 +23,7 @@ import {
 } from '../nats/connection.js';
 import { nats } from '../nats/library.js';
 
-export interface NatsJetStreamOutputConfig extends NatsConnectionConfig {
-  subject: string;
-  headers: Record<string, string>;
-  metadata?: MetadataFilterConfig;
-  max_in_flight: number;
-  inject_tracing_map?: string;
-}
+type NatsJetStreamOutputConfig = ConfigOf<typeof fields>;
 
 export class NatsJetStreamWriter implements OutputWriter {
   private nc: NatsConnection | null = null;
@@ -90,7 +83,34 @@ export class NatsJetStreamWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<NatsJetStreamOutputConfig, Output> = {
+const fields = [
+  urlsField(),
+  maxReconnectsField(),
+  field.interpolated('subject', 'A subject to write to.', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+    examples: ['foo.bar.baz', '${! meta("kafka_topic") }', 'foo.${! json("meta.type") }'],
+  }),
+  field.map(
+    field.interpolated('headers', 'Explicit message headers to add to messages.', {
+      default: {},
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+      examples: [{ 'Content-Type': 'application/json', Timestamp: '${!meta("Timestamp")}' }],
+    }),
+  ),
+  metadataFilterField('metadata', 'Which metadata keys to send as headers.', {
+    optional: true,
+    advanced: false,
+  }),
+  field.int(
+    'max_in_flight',
+    'The maximum number of messages to have in flight at a given time. Increase this to improve throughput.',
+    { default: 1024 },
+  ),
+  ...securityFields(),
+  tracingMapField('inject_tracing_map'),
+] as const;
+
+export const spec = defineComponent({
   name: 'nats_jetstream',
   kind: 'output',
   status: 'stable',
@@ -103,34 +123,8 @@ export const spec: ComponentSpec<NatsJetStreamOutputConfig, Output> = {
 ### Connection name
 
 The NATS connection is named after the component's label (\`nekton <label>\`).`,
-  fields: [
-    urlsField(),
-    maxReconnectsField(),
-    field.string('subject', 'A subject to write to.', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      examples: ['foo.bar.baz', '${! meta("kafka_topic") }', 'foo.${! json("meta.type") }'],
-    }),
-    field.map(
-      field.string('headers', 'Explicit message headers to add to messages.', {
-        default: {},
-        interpolated: true,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-        examples: [{ 'Content-Type': 'application/json', Timestamp: '${!meta("Timestamp")}' }],
-      }),
-    ),
-    metadataFilterField('metadata', 'Which metadata keys to send as headers.', {
-      optional: true,
-      advanced: false,
-    }),
-    field.int(
-      'max_in_flight',
-      'The maximum number of messages to have in flight at a given time. Increase this to improve throughput.',
-      { default: 1024 },
-    ),
-    ...securityFields(),
-    tracingMapField('inject_tracing_map'),
-  ],
+  fields,
+  lint: lintNatsConnection,
   examples: [
     {
       title: 'Store events in a stream, one subject per type',
@@ -149,11 +143,10 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
-    const subject = ctx.interpolation(config.subject, 'subject');
-    const headers = new HeaderBuilder(config.headers, metadataFilter(config.metadata), ctx);
-    return ctx.wrapWriter(new NatsJetStreamWriter(config, subject, headers, connectionName(ctx)), {
+  build(config, ctx): Output {
+    const headers = new HeaderBuilder(config.headers, config.metadata);
+    return ctx.wrapWriter(new NatsJetStreamWriter(config, config.subject, headers, connectionName(ctx)), {
       maxInFlight: config.max_in_flight,
     });
   },
-};
+});

@@ -1,24 +1,31 @@
 // The `nats_kv` processor: one key-value operation (get, put, create, update, delete, purge,
 // history, keys...) against a NATS bucket per message.
 import type { KV, KvEntry } from '@nats-io/kv';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field, type RawConfigOf } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
-import { connectionName, maxReconnectsField, securityFields, urlsField } from '../nats/connection.js';
-import { bucketField, KvBucket, type NatsKvConfig } from '../nats/kv.js';
+import {
+  connectionName,
+  lintNatsConnection,
+  maxReconnectsField,
+  securityFields,
+  urlsField,
+} from '../nats/connection.js';
+import { bucketField, KvBucket } from '../nats/kv.js';
 
-export interface NatsKvProcessorConfig extends NatsKvConfig {
-  operation: string;
-  key: string;
-  revision?: string;
-  timeout: string;
-}
-
-const OPERATIONS = ['create', 'delete', 'get', 'get_revision', 'history', 'keys', 'purge', 'put', 'update'];
-const NEEDS_REVISION = new Set(['get_revision', 'update']);
+const OPERATIONS = [
+  'create',
+  'delete',
+  'get',
+  'get_revision',
+  'history',
+  'keys',
+  'purge',
+  'put',
+  'update',
+] as const;
+const NEEDS_REVISION = new Set<string>(['get_revision', 'update']);
 
 /** Operation names as the reference's metadata spells them (the Go client's KeyValueOp strings). */
 const OP_NAMES: Record<KvEntry['operation'], string> = {
@@ -120,8 +127,34 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-function lint(config: NatsKvProcessorConfig): string[] {
-  const problems: string[] = [];
+const fields = [
+  urlsField(),
+  maxReconnectsField(),
+  bucketField(),
+  field.enum('operation', 'The operation to perform on the KV bucket.', OPERATIONS),
+  field.interpolated('key', 'The key for each message (a filter for `keys`).', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+    examples: ['foo', 'foo.bar.baz', 'foo.${! meta("kafka_key") }'],
+  }),
+  field.interpolated('revision', 'The revision of the key to operate on (`get_revision` and `update`).', {
+    optional: true,
+    advanced: true,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+    examples: ['42', '${! @nats_kv_revision }'],
+  }),
+  field.duration(
+    'timeout',
+    'The maximum period to wait on an operation before aborting and returning an error.',
+    {
+      default: '5s',
+      advanced: true,
+    },
+  ),
+  ...securityFields(),
+] as const;
+
+function lint(config: RawConfigOf<typeof fields>): string[] {
+  const problems = lintNatsConnection(config);
   if (!config.key) problems.push("'key' must be set to a non-empty string");
   const op = config.operation?.toLowerCase();
   const hasRevision = config.revision !== undefined && config.revision !== '';
@@ -132,7 +165,7 @@ function lint(config: NatsKvProcessorConfig): string[] {
   return problems;
 }
 
-export const spec: ComponentSpec<NatsKvProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'nats_kv',
   kind: 'processor',
   status: 'stable',
@@ -159,33 +192,7 @@ The message is otherwise kept as it was (\`create\`, \`put\`, \`update\`, \`dele
 - \`get\`, \`get_revision\`: nats_kv_key, nats_kv_bucket, nats_kv_revision, nats_kv_delta, nats_kv_operation, nats_kv_created
 - \`create\`, \`put\`, \`update\`, \`delete\`, \`purge\`: nats_kv_key, nats_kv_bucket, nats_kv_revision, nats_kv_operation
 - \`keys\`: nats_kv_bucket`,
-  fields: [
-    urlsField(),
-    maxReconnectsField(),
-    bucketField(),
-    field.string('operation', 'The operation to perform on the KV bucket.', { options: OPERATIONS }),
-    field.string('key', 'The key for each message (a filter for `keys`).', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      examples: ['foo', 'foo.bar.baz', 'foo.${! meta("kafka_key") }'],
-    }),
-    field.string('revision', 'The revision of the key to operate on (`get_revision` and `update`).', {
-      optional: true,
-      advanced: true,
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      examples: ['42', '${! @nats_kv_revision }'],
-    }),
-    field.string(
-      'timeout',
-      'The maximum period to wait on an operation before aborting and returning an error.',
-      {
-        default: '5s',
-        advanced: true,
-      },
-    ),
-    ...securityFields(),
-  ],
+  fields,
   lint,
   examples: [
     {
@@ -210,14 +217,13 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
-    const problems = lint(config);
-    if (problems.length > 0) throw new Error(problems.join('; '));
-    const operation = config.operation.toLowerCase();
+  build(config, ctx): Processor {
+    const operation = config.operation;
     const run = RUN[operation] as Operation;
-    const key = ctx.interpolation(config.key, 'key');
-    const revision = config.revision ? ctx.interpolation(config.revision, 'revision') : null;
-    const timeoutMs = durationMs(config.timeout, 'timeout');
+    const key = config.key;
+    // Lint allows a revision only for the operations that read it.
+    const revision = NEEDS_REVISION.has(operation) ? config.revision : undefined;
+    const timeoutMs = config.timeout;
     const bucket = new KvBucket(config, connectionName(ctx));
     const logError = processorErrorLog(ctx.logger);
     return {
@@ -238,4 +244,4 @@ output:
       close: () => bucket.close(),
     };
   },
-};
+});

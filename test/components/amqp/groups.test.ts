@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { pino } from 'pino';
-import { type AmqpInputConfig, AmqpReader } from '../../../src/components/inputs/amqp_0_9.js';
+import type { AmqpInputConfig } from '../../../src/components/amqp/input_fields.js';
+import { AmqpReader } from '../../../src/components/amqp/reader.js';
 import { requireService } from '../../helpers/services.js';
 import { TLS_OFF } from '../../helpers/tls.js';
 import { AMQP_URL, messagesIn, RabbitFixtures } from './rabbitmq.js';
@@ -26,6 +27,8 @@ function readerConfig(q: string, prefetch: number): AmqpInputConfig {
   return {
     urls: [URL],
     queue: q,
+    queue_declare: undefined,
+    bindings_declare: [],
     consumer_tag: '',
     auto_ack: false,
     nack_reject_patterns: [],

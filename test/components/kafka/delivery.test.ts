@@ -5,11 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { parseInterpolation } from '../../../src/bloblang/index.js';
-import {
-  type KafkaFranzInputConfig,
-  KafkaFranzReader,
-  topicSelection,
-} from '../../../src/components/inputs/kafka_franz.js';
+import type { KafkaFranzInputConfig } from '../../../src/components/kafka/franz_input_fields.js';
+import { KafkaFranzReader } from '../../../src/components/kafka/franz_reader.js';
+import { topicSelection } from '../../../src/components/kafka/franz_topics.js';
 import {
   type KafkaFranzOutputConfig,
   KafkaFranzWriter,
