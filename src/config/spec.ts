@@ -212,7 +212,8 @@ export const field = {
       kind: 'array',
       parse: element
         ? (raw: unknown[], ctx: FieldParseContext, path: string) =>
-            raw.map((item, i) => element(item, ctx, `${path}.${i}`))
+            // Absent (a factory called without normalised defaults) stays absent.
+            raw?.map((item, i) => element(item, ctx, `${path}.${i}`))
         : undefined,
     });
   },
@@ -226,7 +227,9 @@ export const field = {
       kind: 'map',
       parse: element
         ? (raw: Record<string, unknown>, ctx: FieldParseContext, path: string) =>
-            Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, element(v, ctx, `${path}.${k}`)]))
+            raw === undefined || raw === null
+              ? raw
+              : Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, element(v, ctx, `${path}.${k}`)]))
         : undefined,
     });
   },
