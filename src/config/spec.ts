@@ -216,7 +216,8 @@ export const field = {
       kind: 'array',
       parse: element
         ? (raw: unknown[], ctx: FieldParseContext, path: string) =>
-            raw.map((item, i) => element(item, ctx, joinPath(path, String(i))))
+            // Absent (a factory called without normalised defaults) stays absent.
+            raw?.map((item, i) => element(item, ctx, joinPath(path, String(i))))
         : undefined,
     });
   },
@@ -230,7 +231,11 @@ export const field = {
       kind: 'map',
       parse: element
         ? (raw: Record<string, unknown>, ctx: FieldParseContext, path: string) =>
-            Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, element(v, ctx, joinPath(path, k))]))
+            raw === undefined || raw === null
+              ? raw
+              : Object.fromEntries(
+                  Object.entries(raw).map(([k, v]) => [k, element(v, ctx, joinPath(path, k))]),
+                )
         : undefined,
     });
   },

@@ -1,17 +1,12 @@
 // `archive`: joins every message of a batch into one message, in a chosen format.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch } from '../../message/message.js';
 import { ARCHIVE_FORMATS, archiverFor } from './archive_formats.js';
 
-export interface ArchiveConfig {
-  format: string;
-  path: string;
-}
-
-export const spec: ComponentSpec<ArchiveConfig, Processor> = {
+export const spec = defineComponent({
   name: 'archive',
   kind: 'processor',
   status: 'stable',
@@ -31,10 +26,9 @@ Tar and zip treat each message as a file with a path: \`path\` is interpolated p
 
 The archived message adopts the metadata of the _first_ message of the batch. It works across a batch, so batch the messages first (at the input, or with a \`batching\` policy). When a batch cannot be archived (a message is not JSON, for \`json_array\`), every message of it passes on unchanged, flagged as failed. To reverse the process use \`unarchive\` (then \`split\` to handle each message alone).`,
   fields: [
-    field.string('format', 'The archiving format to apply.', { options: [...ARCHIVE_FORMATS] }),
-    field.string('path', 'The path to set for each message in the archive (when applicable).', {
+    field.enum('format', 'The archiving format to apply.', ARCHIVE_FORMATS),
+    field.interpolated('path', 'The path to set for each message in the archive (when applicable).', {
       default: '',
-      interpolated: true,
       examples: [
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation, not a JS template
         '${!count("files")}-${!timestamp_unix_nano()}.txt',
@@ -62,14 +56,14 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Processor => {
     let archiver: ReturnType<typeof archiverFor>;
     try {
       archiver = archiverFor(config.format);
     } catch (err) {
       throw new ConfigError(`${ctx.path}.archive.format: ${(err as Error).message}`);
     }
-    const path = ctx.interpolation(config.path, 'path');
+    const path = config.path;
     const logError = processorErrorLog(ctx.logger);
     return {
       process: async (batch: Batch): Promise<Batch[]> => {
@@ -99,4 +93,4 @@ output:
       close: async () => {},
     };
   },
-};
+});

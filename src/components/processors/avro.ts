@@ -2,21 +2,39 @@
 // JSON with a schema given inline or read from a file:// or http:// address (avsc).
 import { readFile } from 'node:fs/promises';
 import avsc from 'avsc';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Message } from '../../message/message.js';
 import { rabinFingerprint, unwrapSingleObject, wrapSingleObject } from './avro_single_object.js';
 
-export interface AvroConfig {
-  operator: string;
-  encoding: string;
-  schema: string;
-  schema_path: string;
-}
+const fields = [
+  field.enum('operator', 'The [operator](#operators) to execute.', ['to_json', 'from_json']),
+  field.enum(
+    'encoding',
+    'An Avro encoding format to use for conversions to and from a schema.',
+    ['textual', 'binary', 'single'],
+    {
+      default: 'textual',
+    },
+  ),
+  field.string('schema', 'A full Avro schema to use.', { default: '' }),
+  field.string(
+    'schema_path',
+    'The path of a schema document to apply. Use either this or the `schema` field. URLs must begin with `file://` or `http://` (`file://` takes an absolute path).',
+    {
+      default: '',
+      examples: ['file:///path/to/spec.avsc', 'http://localhost:8081/path/to/spec/versions/1'],
+    },
+  ),
+] as const;
 
-async function loadSchema(config: AvroConfig): Promise<string> {
+const NO_SCHEMA = 'a schema must be specified with either the `schema` or `schema_path` fields';
+const BAD_SCHEMA_PATH = 'invalid schema_path provided, must start with file:// or http://';
+const isSchemaUrl = (path: string) => path.startsWith('file://') || path.startsWith('http://');
+
+async function loadSchema(config: ConfigOf<typeof fields>): Promise<string> {
   const path = config.schema_path;
   if (path === '') return config.schema;
   if (path.startsWith('file://')) {
@@ -35,7 +53,7 @@ async function loadSchema(config: AvroConfig): Promise<string> {
       throw new ConfigError(`loading Avro schema definition: ${errorMessage(err)}`);
     }
   }
-  throw new ConfigError('invalid schema_path provided, must start with file:// or http://');
+  throw new ConfigError(BAD_SCHEMA_PATH);
 }
 
 /** avsc's values (records, wrapped union branches, Buffers) as plain structured values. */
@@ -100,7 +118,7 @@ function converter(type: avsc.Type, operator: string, encoding: string): Convert
   return (msg) => withBytes(msg, wrapSingleObject(fingerprint, type.toBuffer(fromStructured(msg))));
 }
 
-export const spec: ComponentSpec<AvroConfig, Processor> = {
+export const spec = defineComponent({
   name: 'avro',
   kind: 'processor',
   status: 'stable',
@@ -119,22 +137,11 @@ Reads each message as an Avro document in the chosen \`encoding\` and makes it a
 Reads each message as JSON (unions tagged as above) and writes it as an Avro document in the chosen \`encoding\`.
 
 Encodings: \`textual\` (Avro's JSON encoding), \`binary\` (the bare binary body), \`single\` (Avro's single-object encoding: \`C3 01\`, the schema's 8-byte CRC-64-AVRO fingerprint, then the binary body; a message written with another schema is refused). A message that cannot be converted carries on unchanged with its error flag set. Logical types are read and written as their underlying type (a \`timestamp-millis\` is a \`long\`); \`long\`s beyond 2^53 are refused.`,
-  fields: [
-    field.string('operator', 'The [operator](#operators) to execute.', { options: ['to_json', 'from_json'] }),
-    field.string('encoding', 'An Avro encoding format to use for conversions to and from a schema.', {
-      default: 'textual',
-      options: ['textual', 'binary', 'single'],
-    }),
-    field.string('schema', 'A full Avro schema to use.', { default: '' }),
-    field.string(
-      'schema_path',
-      'The path of a schema document to apply. Use either this or the `schema` field. URLs must begin with `file://` or `http://` (`file://` takes an absolute path).',
-      {
-        default: '',
-        examples: ['file:///path/to/spec.avsc', 'http://localhost:8081/path/to/spec/versions/1'],
-      },
-    ),
-  ],
+  fields,
+  lint: (config) => {
+    if (config.schema_path !== '' && !isSchemaUrl(config.schema_path)) return [BAD_SCHEMA_PATH];
+    return config.schema === '' && config.schema_path === '' ? [NO_SCHEMA] : [];
+  },
   examples: [
     {
       title: 'JSON to binary Avro and back',
@@ -167,10 +174,10 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Processor> => {
     const text = await loadSchema(config);
-    if (text === '')
-      throw new ConfigError('a schema must be specified with either the `schema` or `schema_path` fields');
+    // Also a lint; kept for a schema file that turns out empty.
+    if (text === '') throw new ConfigError(NO_SCHEMA);
     let type: avsc.Type;
     try {
       type = avsc.Type.forSchema(JSON.parse(text), { wrapUnions: true });
@@ -183,4 +190,4 @@ output:
       close: async () => {},
     };
   },
-};
+});

@@ -1,17 +1,11 @@
 // `benchmark`: logs messages (and bytes) per second at an interval and a lifetime summary at close;
 // messages pass unchanged.
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { Counter, Gauge, MetricsScope } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 import { formatBytes, formatRate } from './benchmark_format.js';
-
-export interface BenchmarkConfig {
-  interval: string;
-  count_bytes: boolean;
-}
 
 interface Tally {
   messages: number;
@@ -93,7 +87,7 @@ export class BenchmarkProcessor implements Processor {
   }
 }
 
-export const spec: ComponentSpec<BenchmarkConfig, Processor> = {
+export const spec = defineComponent({
   name: 'benchmark',
   kind: 'processor',
   status: 'stable',
@@ -108,7 +102,7 @@ The following metrics are exposed:
 - \`benchmark_bytes_per_second\` (gauge): the throughput of the last report, in bytes per second.
 - \`benchmark_bytes_total\` (counter): the number of bytes processed.`,
   fields: [
-    field.string(
+    field.duration(
       'interval',
       'How often to log rolling statistics, as a duration. With `0s` only the summary is logged, at shutdown.',
       { default: '5s' },
@@ -136,11 +130,6 @@ output:
 `,
     },
   ],
-  build: (config, ctx) =>
-    new BenchmarkProcessor(
-      ctx.logger,
-      ctx.metrics,
-      durationMs(config.interval, 'interval'),
-      config.count_bytes,
-    ),
-};
+  build: (config, ctx): Processor =>
+    new BenchmarkProcessor(ctx.logger, ctx.metrics, config.interval, config.count_bytes),
+});

@@ -1,11 +1,9 @@
 // `bloblang`: the older name of `mapping`, kept so existing configs run unchanged.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import { mappingProcessor } from './mapping.js';
+import { mappingProcessor, requiredMapping } from './mapping.js';
 
-export type BloblangConfig = string;
-
-export const spec: ComponentSpec<BloblangConfig, Processor> = {
+export const spec = defineRootComponent({
   name: 'bloblang',
   kind: 'processor',
   status: 'stable',
@@ -13,9 +11,7 @@ export const spec: ComponentSpec<BloblangConfig, Processor> = {
   summary: 'Builds a new document for each message with a Bloblang mapping; the same as `mapping`.',
   description:
     'This is the name the `mapping` processor had before; both behave the same way. New configs should use `mapping` (a new document) or `mutation` (edit in place).',
-  fields: [],
-  root: field.string('', 'The Bloblang mapping to run on each message.', {
-    bloblang: true,
+  root: field.mapping('', 'The Bloblang mapping to run on each message.', {
     default: '',
     examples: ['root = this.body.uppercase()'],
   }),
@@ -35,5 +31,6 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => mappingProcessor(ctx.mapping(config, 'bloblang'), 'apply', ctx),
-};
+  build: (mapping, ctx): Processor =>
+    mappingProcessor(requiredMapping(mapping, ctx, 'bloblang'), 'apply', ctx),
+});

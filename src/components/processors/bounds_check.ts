@@ -1,17 +1,17 @@
 // `bounds_check`: drops whole batches whose message count or any message's size is out of bounds.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 
-export interface BoundsCheckConfig {
-  max_part_size: number;
-  min_part_size: number;
-  max_parts: number;
-  min_parts: number;
-}
+const fields = [
+  field.int('max_part_size', 'The largest message allowed, in bytes.', { default: 1073741824 }),
+  field.int('min_part_size', 'The smallest message allowed, in bytes.', { default: 1 }),
+  field.int('max_parts', 'The most messages a batch may hold.', { default: 100, advanced: true }),
+  field.int('min_parts', 'The fewest messages a batch may hold.', { default: 1, advanced: true }),
+] as const;
 
 /** The reason a batch is out of bounds, or null when it fits. */
-export function outOfBounds(batch: Batch, config: BoundsCheckConfig): string | null {
+export function outOfBounds(batch: Batch, config: ConfigOf<typeof fields>): string | null {
   if (batch.length < config.min_parts)
     return `batch of ${batch.length} is below min_parts ${config.min_parts}`;
   if (batch.length > config.max_parts)
@@ -25,7 +25,7 @@ export function outOfBounds(batch: Batch, config: BoundsCheckConfig): string | n
   return null;
 }
 
-export const spec: ComponentSpec<BoundsCheckConfig, Processor> = {
+export const spec = defineComponent({
   name: 'bounds_check',
   kind: 'processor',
   status: 'stable',
@@ -34,12 +34,7 @@ export const spec: ComponentSpec<BoundsCheckConfig, Processor> = {
     'Drops batches that hold too few or too many messages, or any message that is too small or too large.',
   description:
     'A dropped batch is acknowledged, not retried: use this to shed payloads a downstream system would refuse. One message out of bounds drops its whole batch.',
-  fields: [
-    field.int('max_part_size', 'The largest message allowed, in bytes.', { default: 1073741824 }),
-    field.int('min_part_size', 'The smallest message allowed, in bytes.', { default: 1 }),
-    field.int('max_parts', 'The most messages a batch may hold.', { default: 100, advanced: true }),
-    field.int('min_parts', 'The fewest messages a batch may hold.', { default: 1, advanced: true }),
-  ],
+  fields,
   examples: [
     {
       title: 'Drop empty and oversized messages',
@@ -55,7 +50,7 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => ({
+  build: (config, ctx): Processor => ({
     process: (batch) => {
       const reason = outOfBounds(batch, config);
       if (reason === null) return [batch];
@@ -64,4 +59,4 @@ output:
     },
     close: async () => {},
   }),
-};
+});

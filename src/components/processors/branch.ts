@@ -2,19 +2,72 @@
 // results back onto the original messages, which otherwise stay as they were.
 import type { Logger } from 'pino';
 import { type Mapping, type MappingTargets, mappingTargets } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import {
+  defineComponent,
+  type FieldOptions,
+  type FieldParseContext,
+  type FieldSpec,
+  field,
+  type RawConfigOf,
+} from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { flagged } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import { buildChildren, closeAll, drive, runChildren, type Steps } from './stepwise.js';
 
-export interface BranchConfig {
-  request_map: string;
-  processors: ComponentConfig[];
-  result_map: string;
+/** A mapping and its text: `workflow` orders branches by what the texts read and write. */
+interface MappingWithText {
+  mapping: Mapping | undefined;
+  text: string;
 }
+
+/** A mapping field whose factory value keeps the text it was compiled from. */
+function mappingWithText<const N extends string>(name: N, description: string, options: FieldOptions) {
+  const compiled = field.mapping(name, description, options);
+  const parse = (raw: string, ctx: FieldParseContext, path: string): MappingWithText => ({
+    mapping: compiled.parse?.(raw, ctx, path),
+    text: raw,
+  });
+  return { ...compiled, parse } as FieldSpec<N, string, MappingWithText>;
+}
+
+const NO_CHILDREN = 'the branch processor requires at least one child processor';
+
+const fields = [
+  mappingWithText(
+    'request_map',
+    'A Bloblang mapping building the request from each message. Empty starts from an exact copy of the message, metadata included.',
+    {
+      default: '',
+      examples: [
+        'root = {"id": this.doc.id, "content": this.doc.body.text}',
+        'root = if this.type == "foo" { this.foo.request } else { deleted() }',
+      ],
+    },
+  ),
+  field.array(
+    field.component(
+      'processor',
+      'processors',
+      'The processors to run on the requests. They must not change the number or order of messages.',
+    ),
+  ),
+  mappingWithText(
+    'result_map',
+    'A Bloblang mapping merging each result (`this`) into its original message (`root` starts as the original). Empty leaves the original unchanged.',
+    {
+      default: '',
+      examples: [
+        'meta foo_code = metadata("code")\nroot.foo_result = this',
+        'root.raw_result = content().string()',
+      ],
+    },
+  ),
+] as const;
+
+/** A branch as written (the `workflow` processor holds several under `branches`). */
+export type BranchConfig = RawConfigOf<typeof fields>;
 
 /**
  * A branch's requests run through its children, lined up with the batch they came from. The
@@ -162,7 +215,7 @@ export class BranchProcessor implements Processor {
   }
 }
 
-export const spec: ComponentSpec<BranchConfig, Processor> = {
+export const spec = defineComponent({
   name: 'branch',
   kind: 'processor',
   status: 'stable',
@@ -174,39 +227,7 @@ export const spec: ComponentSpec<BranchConfig, Processor> = {
 Metadata added inside the branch is not copied back unless \`result_map\` says so (\`meta = metadata()\` copies all of it; \`@\` reads the original message's metadata).
 
 Errors: when \`request_map\` fails the child processors do not run for that message; when a child processor fails, \`result_map\` does not run; when \`result_map\` fails the message stays unchanged. In each case the message is flagged as failed. A request map that sets \`root = deleted()\` skips the branch for that message. The child processors must keep the number and order of messages.`,
-  fields: [
-    field.string(
-      'request_map',
-      'A Bloblang mapping building the request from each message. Empty starts from an exact copy of the message, metadata included.',
-      {
-        default: '',
-        bloblang: true,
-        examples: [
-          'root = {"id": this.doc.id, "content": this.doc.body.text}',
-          'root = if this.type == "foo" { this.foo.request } else { deleted() }',
-        ],
-      },
-    ),
-    field.array(
-      field.component(
-        'processor',
-        'processors',
-        'The processors to run on the requests. They must not change the number or order of messages.',
-      ),
-    ),
-    field.string(
-      'result_map',
-      'A Bloblang mapping merging each result (`this`) into its original message (`root` starts as the original). Empty leaves the original unchanged.',
-      {
-        default: '',
-        bloblang: true,
-        examples: [
-          'meta foo_code = metadata("code")\nroot.foo_result = this',
-          'root.raw_result = content().string()',
-        ],
-      },
-    ),
-  ],
+  fields,
   examples: [
     {
       title: 'Enrich a message from a cache',
@@ -235,16 +256,17 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
-    if (config.processors.length === 0) {
-      throw new ConfigError('the branch processor requires at least one child processor');
-    }
+  lint: (config) => (config.processors.length === 0 ? [NO_CHILDREN] : []),
+  build: async (config, ctx): Promise<Processor> => {
+    // Also a lint; kept because `workflow` builds its inline branches without their lint hook.
+    if (config.processors.length === 0) throw new ConfigError(NO_CHILDREN);
+    const { request_map: request, result_map: result } = config;
     return new BranchProcessor(
-      config.request_map === '' ? null : ctx.mapping(config.request_map, 'request_map'),
+      request.mapping ?? null,
       await buildChildren(config.processors, ctx),
-      config.result_map === '' ? null : ctx.mapping(config.result_map, 'result_map'),
+      result.mapping ?? null,
       ctx.logger,
-      { request: config.request_map, result: config.result_map },
+      { request: request.text, result: result.text },
     );
   },
-};
+});

@@ -1,18 +1,9 @@
 // `cache`: runs one operation (set, add, get, delete, exists) against a cache resource per message.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, durationMs, field } from '../../config/spec.js';
 import type { Cache, Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog, requireResource } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
-
-export interface CacheProcessorConfig {
-  resource: string;
-  operator: string;
-  key: string;
-  value?: string;
-  ttl?: string;
-}
 
 type Operation = (cache: Cache, key: string, value: Uint8Array, ttlMs: number | undefined) => Promise<Result>;
 /** What to do with the message once the operation succeeded. */
@@ -50,7 +41,7 @@ function withContent(msg: Message, edit: (out: Message) => void): Message {
 
 const encoder = new TextEncoder();
 
-export const spec: ComponentSpec<CacheProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'cache',
   kind: 'processor',
   status: 'stable',
@@ -67,17 +58,15 @@ export const spec: ComponentSpec<CacheProcessorConfig, Processor> = {
 A failed operation flags the message and leaves its content unchanged. \`ttl\` is honoured by caches that support per-key expiry (such as \`memory\`); others use their own settings.`,
   fields: [
     field.string('resource', 'The name of the cache resource to use.'),
-    field.string('operator', 'The operation to perform.', {
-      options: ['set', 'add', 'get', 'delete', 'exists'],
-    }),
+    field.enum('operator', 'The operation to perform.', ['set', 'add', 'get', 'delete', 'exists']),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation, not a JS template
-    field.string('key', 'The key to operate on.', { interpolated: true, examples: ['${! json("id") }'] }),
-    field.string('value', 'The value to store, for `set` and `add`.', { interpolated: true, optional: true }),
-    field.string(
+    field.interpolated('key', 'The key to operate on.', { examples: ['${! json("id") }'] }),
+    field.interpolated('value', 'The value to store, for `set` and `add`.', { optional: true }),
+    field.interpolated(
       'ttl',
       'How long a stored item lives, as a duration, for caches that support per-key expiry.',
       {
-        interpolated: true,
+        check: 'duration',
         optional: true,
         advanced: true,
         examples: ['60s', '5m', '36h'],
@@ -109,14 +98,12 @@ cache_resources:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Processor => {
     requireResource(ctx, 'cache', config.resource);
     const operation = OPERATIONS[config.operator.toLowerCase()];
     if (!operation) throw new ConfigError(`operator not recognised: ${config.operator}`);
-    const key = ctx.interpolation(config.key, 'key');
-    const value = ctx.interpolation(config.value ?? '', 'value');
-    const ttl = ctx.interpolation(config.ttl ?? '', 'ttl');
-    const staticValue = value.isStatic ? encoder.encode(value.render([], 0)) : null;
+    const { key, value, ttl } = config;
+    const staticValue = value?.isStatic === false ? null : encoder.encode(value?.render([], 0) ?? '');
     const logError = processorErrorLog(ctx.logger);
 
     const render = (what: string, fn: () => string): string => {
@@ -127,8 +114,10 @@ cache_resources:
       }
     };
     const ttlMs = (batch: Batch, i: number): number | undefined => {
+      if (ttl === undefined) return undefined;
       const text = render('ttl', () => ttl.render(batch, i));
       if (text === '') return undefined;
+      // Only the rendered text is a duration (lint checks a static one).
       try {
         return durationMs(text, 'ttl');
       } catch (err) {
@@ -140,7 +129,7 @@ cache_resources:
       process: perMessage(
         async (msg, batch, i) => {
           const k = render('key', () => key.render(batch, i));
-          const v = staticValue ?? encoder.encode(render('value', () => value.render(batch, i)));
+          const v = staticValue ?? encoder.encode(render('value', () => value?.render(batch, i) ?? ''));
           const t = ttlMs(batch, i);
           const apply = await ctx.resources.useCache(config.resource, (cache) => operation(cache, k, v, t));
           return apply ? apply(msg) : msg;
@@ -150,4 +139,4 @@ cache_resources:
       close: async () => {},
     };
   },
-};
+});

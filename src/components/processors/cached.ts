@@ -2,24 +2,15 @@
 // cached gets the stored result instead of running them.
 import type { Logger } from 'pino';
 import type { Interpolation, Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, durationMs, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig, Resources } from '../../engine/context.js';
+import type { Resources } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import { runProcessors } from '../../engine/observed_processor.js';
 import { perMessage, processorErrorLog, requireResource } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 import { decodeCachedResult, encodeCachedResult } from './cached_format.js';
 import { buildChildren, closeAll } from './stepwise.js';
-
-export interface CachedConfig {
-  cache: string;
-  skip_on?: string;
-  key: string;
-  ttl?: string;
-  processors: ComponentConfig[];
-}
 
 export interface CachedSettings {
   cache: string;
@@ -78,6 +69,7 @@ export class CachedProcessor implements Processor {
     const text = ttl.render(batch, index);
     // As the reference: an empty TTL is not a duration.
     if (text.trim() === '') throw new Error('failed to parse ttl expression: empty duration');
+    // Only the rendered text is a duration (lint checks a static one).
     try {
       return durationMs(text, 'ttl');
     } catch (err) {
@@ -119,7 +111,7 @@ export class CachedProcessor implements Processor {
   }
 }
 
-export const spec: ComponentSpec<CachedConfig, Processor> = {
+export const spec = defineComponent({
   name: 'cached',
   kind: 'processor',
   status: 'stable',
@@ -133,16 +125,18 @@ For each message the \`key\` is computed; when the cache holds a result under it
 The stored bytes use the reference's versioned format, so this processor cannot read a cache filled by anything else: such an entry flags the message. Failing to store a result is only logged; a key or \`ttl\` that fails to resolve, or a cache that fails to answer, flags the message.`,
   fields: [
     field.string('cache', 'The cache resource to read and write processor results from.'),
-    field.string('skip_on', 'A condition that can be used to skip caching the results from the processors.', {
-      optional: true,
-      bloblang: true,
-      examples: ['errored()'],
-    }),
-    field.string(
+    field.mapping(
+      'skip_on',
+      'A condition that can be used to skip caching the results from the processors.',
+      {
+        optional: true,
+        examples: ['errored()'],
+      },
+    ),
+    field.interpolated(
       'key',
       'A key to be resolved for each message: if the cache has it the cached result is used, otherwise the processors run and their result is cached under it. A static key shares one result between all messages.',
       {
-        interpolated: true,
         examples: [
           'my_foo_result',
           // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation, not a JS template
@@ -154,10 +148,10 @@ The stored bytes use the reference's versioned format, so this processor cannot 
         ],
       },
     ),
-    field.string(
+    field.interpolated(
       'ttl',
       'How long each cached result lives. Caches with only a general TTL (lru, ttlru) ignore it.',
-      { interpolated: true, optional: true },
+      { check: 'duration', optional: true },
     ),
     field.array(field.component('processor', 'processors', 'The processors whose result is cached.')),
   ],
@@ -189,13 +183,13 @@ cache_resources:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Processor> => {
     requireResource(ctx, 'cache', config.cache);
     const settings: CachedSettings = {
       cache: config.cache,
-      key: ctx.interpolation(config.key, 'key'),
-      ttl: config.ttl === undefined ? null : ctx.interpolation(config.ttl, 'ttl'),
-      skipOn: config.skip_on === undefined ? null : ctx.mapping(config.skip_on, 'skip_on'),
+      key: config.key,
+      ttl: config.ttl ?? null,
+      skipOn: config.skip_on ?? null,
     };
     return new CachedProcessor(
       settings,
@@ -204,4 +198,4 @@ cache_resources:
       ctx.logger,
     );
   },
-};
+});

@@ -1,11 +1,8 @@
 // `catch`: runs its processors only on messages that failed earlier, then clears their error flags.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch, Message } from '../../message/message.js';
 import { buildChildren, closeAll, drive, perMessageLanes, type Steps } from './stepwise.js';
-
-export type CatchConfig = ComponentConfig[];
 
 export class CatchProcessor implements Processor {
   constructor(private readonly children: Processor[]) {}
@@ -35,7 +32,7 @@ function cleared(msg: Message): Message {
   return copy;
 }
 
-export const spec: ComponentSpec<CatchConfig, Processor> = {
+export const spec = defineRootComponent({
   name: 'catch',
   kind: 'processor',
   status: 'stable',
@@ -45,7 +42,6 @@ export const spec: ComponentSpec<CatchConfig, Processor> = {
   description: `Each failed message goes through the child processors on its own, like \`for_each\`; messages that did not fail pass by untouched. Inside the block \`error()\` tells why a message failed. Once the block is done the error flags are cleared, so use it to recover, log, or drop (\`mapping: root = deleted()\`) failed messages.
 
 Because flags are cleared only at the end, a \`try\` nested inside a \`catch\` never runs; put an empty \`catch: []\` before it to clear them first.`,
-  fields: [],
   root: field.array(
     field.component('processor', '', 'The processors to run on each failed message.', { default: [] }),
   ),
@@ -76,5 +72,5 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => new CatchProcessor(await buildChildren(config, ctx)),
-};
+  build: async (config, ctx): Promise<Processor> => new CatchProcessor(await buildChildren(config, ctx)),
+});

@@ -1,16 +1,12 @@
 // `decompress`: decompresses each message's content with a chosen algorithm.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { DECOMPRESS_ALGORITHMS, decompressor } from '../compression.js';
 import { decompressedLimit } from '../decompression/limit.js';
 
-export interface DecompressConfig {
-  algorithm: string;
-}
-
-export const spec: ComponentSpec<DecompressConfig, Processor> = {
+export const spec = defineComponent({
   name: 'decompress',
   kind: 'processor',
   status: 'stable',
@@ -18,11 +14,7 @@ export const spec: ComponentSpec<DecompressConfig, Processor> = {
   summary: 'Decompresses the content of each message with the chosen algorithm.',
   description:
     'Algorithms: `gzip`, `pgzip`, `zlib`, `flate` (raw DEFLATE), `bzip2` (a .bz2 stream, concatenated streams included), `lz4` (the LZ4 frame format, as the `lz4` command line tool writes; checksums in the frame are not verified) and `snappy` (the raw snappy block format, not the framed stream). A message that cannot be decompressed (corrupt, truncated, or larger than the decompression limit: 256 MiB, or `NEKTON_MAX_DECOMPRESSED_BYTES`) is flagged as failed and passes on unchanged. bzip2 and lz4 are decoded in slices that let other work run, gzip, zlib and flate on the thread pool.',
-  fields: [
-    field.string('algorithm', 'The decompression algorithm.', {
-      options: [...DECOMPRESS_ALGORITHMS],
-    }),
-  ],
+  fields: [field.enum('algorithm', 'The decompression algorithm.', DECOMPRESS_ALGORITHMS)],
   examples: [
     {
       title: 'Gunzip each message',
@@ -41,7 +33,7 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Processor> => {
     const decompress = await decompressor(config.algorithm, decompressedLimit(), ctx.signal).catch(
       (err: Error) => {
         // One line naming the field (root.pipeline.processors.0.compress.algorithm: ...), no stack.
@@ -68,4 +60,4 @@ output:
       close: async () => {},
     };
   },
-};
+});

@@ -1,18 +1,13 @@
 // `dedupe`: drops messages whose key was already added to a cache resource.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { flagged, perMessage, processorErrorLog, requireResource } from '../../engine/processor_helpers.js';
 
-export interface DedupeConfig {
-  cache: string;
-  key: string;
-  drop_on_err: boolean;
-}
-
 const MARKER = new Uint8Array([0x74]); // 't', the value the reference stores
+const EMPTY_KEY = 'dedupe key must not be empty';
 
-export const spec: ComponentSpec<DedupeConfig, Processor> = {
+export const spec = defineComponent({
   name: 'dedupe',
   kind: 'processor',
   status: 'stable',
@@ -24,8 +19,7 @@ export const spec: ComponentSpec<DedupeConfig, Processor> = {
 Delivery guarantee: the key is stored before the message reaches the output, so a message that then fails to be delivered and is redelivered by the source is dropped as a duplicate. Wrap an output that may fail in \`retry\` so failures are retried after this processor rather than before it.`,
   fields: [
     field.string('cache', 'The name of the cache resource to store keys in.'),
-    field.string('key', 'The key to deduplicate by, interpolated per message.', {
-      interpolated: true,
+    field.interpolated('key', 'The key to deduplicate by, interpolated per message.', {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation, not a JS template
       examples: ['${! meta("kafka_key") }', '${! content().hash("xxhash64") }'],
     }),
@@ -57,10 +51,10 @@ cache_resources:
 `,
     },
   ],
-  build: (config, ctx) => {
+  lint: (config) => (config.key === '' ? [EMPTY_KEY] : []),
+  build: (config, ctx): Processor => {
     requireResource(ctx, 'cache', config.cache);
-    if (config.key === '') throw new Error('dedupe key must not be empty');
-    const key = ctx.interpolation(config.key, 'key');
+    const key = config.key;
     const logError = processorErrorLog(ctx.logger);
     return {
       process: perMessage(async (msg, batch, i) => {
@@ -82,4 +76,4 @@ cache_resources:
       close: async () => {},
     };
   },
-};
+});

@@ -1,11 +1,8 @@
 // `for_each`: runs processors over each message of a batch as a batch of its own.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
 import { buildChildren, closeAll, drive, perMessageLanes, type Steps } from './stepwise.js';
-
-export type ForEachConfig = ComponentConfig[];
 
 export class ForEachProcessor implements Processor {
   constructor(private readonly children: Processor[]) {}
@@ -24,7 +21,7 @@ export class ForEachProcessor implements Processor {
   }
 }
 
-export const spec: ComponentSpec<ForEachConfig, Processor> = {
+export const spec = defineRootComponent({
   name: 'for_each',
   kind: 'processor',
   status: 'stable',
@@ -32,7 +29,6 @@ export const spec: ComponentSpec<ForEachConfig, Processor> = {
   summary: 'Runs a list of processors on each message of a batch as if it were a batch of its own.',
   description:
     'Batch-wide processors (such as those that count, group or look at `batch_size()`) then see one message at a time. The results are joined back into one batch in the original order.',
-  fields: [],
   root: field.array(
     field.component('processor', '', 'The processors to run on each message.', { default: [] }),
   ),
@@ -54,5 +50,5 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => new ForEachProcessor(await buildChildren(config, ctx)),
-};
+  build: async (config, ctx): Promise<Processor> => new ForEachProcessor(await buildChildren(config, ctx)),
+});

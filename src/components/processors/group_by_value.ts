@@ -1,12 +1,8 @@
 // `group_by_value`: splits a batch into one batch per distinct value of an interpolated string.
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
-
-export interface GroupByValueConfig {
-  value: string;
-}
 
 export class GroupByValueProcessor implements Processor {
   constructor(private readonly value: Interpolation) {}
@@ -27,7 +23,7 @@ export class GroupByValueProcessor implements Processor {
   async close(): Promise<void> {}
 }
 
-export const spec: ComponentSpec<GroupByValueConfig, Processor> = {
+export const spec = defineComponent({
   name: 'group_by_value',
   kind: 'processor',
   status: 'stable',
@@ -36,8 +32,7 @@ export const spec: ComponentSpec<GroupByValueConfig, Processor> = {
   description:
     'Messages keep their order within each group, and groups come out in the order their first message appeared. Combined with output batching this groups messages by a key, for example to write one file per key.',
   fields: [
-    field.string('value', 'The interpolated string whose value groups the messages.', {
-      interpolated: true,
+    field.interpolated('value', 'The interpolated string whose value groups the messages.', {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation, not a JS template
       examples: ['${! meta("kafka_key") }', '${! json("foo.bar") }-${! meta("baz") }'],
     }),
@@ -60,5 +55,5 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => new GroupByValueProcessor(ctx.interpolation(config.value, 'value')),
-};
+  build: (config): Processor => new GroupByValueProcessor(config.value),
+});

@@ -1,13 +1,8 @@
 // `insert_part`: adds a message, its content interpolated, to a batch at an index.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch } from '../../message/message.js';
-
-export interface InsertPartConfig {
-  index: number;
-  content: string;
-}
 
 /** Where the new message goes in a batch of `length`: negative counts from the end (-1 = last). */
 export function insertionIndex(index: number, length: number): number {
@@ -15,7 +10,7 @@ export function insertionIndex(index: number, length: number): number {
   return Math.min(index, length);
 }
 
-export const spec: ComponentSpec<InsertPartConfig, Processor> = {
+export const spec = defineComponent({
   name: 'insert_part',
   kind: 'processor',
   status: 'stable',
@@ -27,10 +22,7 @@ export const spec: ComponentSpec<InsertPartConfig, Processor> = {
 The new message copies the metadata of the first message of the batch, and \`content\` is interpolated against that first message. When the interpolation fails the batch passes on unchanged (the error is logged), as in the reference.`,
   fields: [
     field.int('index', 'The index within the batch to insert the message at.', { default: -1 }),
-    field.string('content', 'The content of the message being inserted.', {
-      default: '',
-      interpolated: true,
-    }),
+    field.interpolated('content', 'The content of the message being inserted.', { default: '' }),
   ],
   examples: [
     {
@@ -51,8 +43,8 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
-    const content = ctx.interpolation(config.content, 'content');
+  build: (config, ctx): Processor => {
+    const content = config.content;
     const logError = processorErrorLog(ctx.logger);
     return {
       process: (batch: Batch) => {
@@ -74,4 +66,4 @@ output:
       close: async () => {},
     };
   },
-};
+});

@@ -3,17 +3,30 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage } from '../../engine/processor_helpers.js';
 import type { Message } from '../../message/message.js';
 import { describeErrors } from './json_schema_errors.js';
 
-export interface JsonSchemaConfig {
-  schema?: string;
-  schema_path?: string;
-}
+const fields = [
+  field.string('schema', 'The schema to apply, as JSON. Use either this or `schema_path`.', {
+    optional: true,
+  }),
+  field.string(
+    'schema_path',
+    'Where to read the schema from (`file://` or `http://`). Use either this or `schema`.',
+    {
+      optional: true,
+      examples: ['file://path/to/schema.json'],
+    },
+  ),
+] as const;
+
+const NO_SCHEMA = 'either schema or schema_path must be provided';
+const BAD_SCHEMA_PATH = 'invalid schema_path provided, must start with file:// or http://';
+const isSchemaUrl = (path: string) => path.startsWith('file://') || path.startsWith('http://');
 
 const require = createRequire(import.meta.url);
 // Required on first use: ajv costs ~40 ms of start-up for configs that never validate.
@@ -42,7 +55,7 @@ export function compileSchema(text: string): ValidateFunction {
   }
 }
 
-async function loadSchemaText(config: JsonSchemaConfig): Promise<string> {
+async function loadSchemaText(config: ConfigOf<typeof fields>): Promise<string> {
   const path = config.schema_path ?? '';
   if (path !== '') {
     if (path.startsWith('file://')) {
@@ -58,10 +71,10 @@ async function loadSchemaText(config: JsonSchemaConfig): Promise<string> {
         throw new ConfigError(`failed to load JSON schema definition: ${path} returned ${res.status}`);
       return res.text();
     }
-    throw new ConfigError('invalid schema_path provided, must start with file:// or http://');
+    throw new ConfigError(BAD_SCHEMA_PATH);
   }
   if (config.schema) return config.schema;
-  throw new ConfigError('either schema or schema_path must be provided');
+  throw new ConfigError(NO_SCHEMA);
 }
 
 export function jsonSchemaProcessor(validate: ValidateFunction): Processor {
@@ -72,7 +85,7 @@ export function jsonSchemaProcessor(validate: ValidateFunction): Processor {
   return { process: perMessage(check), close: async () => {} };
 }
 
-export const spec: ComponentSpec<JsonSchemaConfig, Processor> = {
+export const spec = defineComponent({
   name: 'json_schema',
   kind: 'processor',
   status: 'stable',
@@ -81,19 +94,12 @@ export const spec: ComponentSpec<JsonSchemaConfig, Processor> = {
   description: `The payload never changes. A message that is not JSON or does not match the schema carries on with its error flag set, the error listing every mismatch ("<field> <problem>", one per line), so it can be handled with \`catch\`, \`try\` or \`switch\`.
 
 Give the schema inline with \`schema\` or from a \`file://\` or \`http://\` address with \`schema_path\`. Drafts 06 and 07 are supported (draft-04 schemas are read as draft-07); \`format\` is not checked.`,
-  fields: [
-    field.string('schema', 'The schema to apply, as JSON. Use either this or `schema_path`.', {
-      optional: true,
-    }),
-    field.string(
-      'schema_path',
-      'Where to read the schema from (`file://` or `http://`). Use either this or `schema`.',
-      {
-        optional: true,
-        examples: ['file://path/to/schema.json'],
-      },
-    ),
-  ],
+  fields,
+  lint: (config) => {
+    const path = config.schema_path ?? '';
+    if (path !== '') return isSchemaUrl(path) ? [] : [BAD_SCHEMA_PATH];
+    return config.schema ? [] : [NO_SCHEMA];
+  },
   examples: [
     {
       title: 'Drop messages that do not match a schema',
@@ -123,5 +129,6 @@ output:
 `,
     },
   ],
-  build: async (config) => jsonSchemaProcessor(compileSchema(await loadSchemaText(config))),
-};
+  build: async (config): Promise<Processor> =>
+    jsonSchemaProcessor(compileSchema(await loadSchemaText(config))),
+});

@@ -1,17 +1,10 @@
 // `log`: writes one log line per message (message and fields interpolated); messages pass unchanged.
 import type { Logger } from 'pino';
 import type { Interpolation, Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
-
-export interface LogConfig {
-  level: string;
-  fields_mapping?: string;
-  message: string;
-  fields?: Record<string, string>;
-}
 
 type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 const LEVELS: Record<string, LogLevel> = {
@@ -78,7 +71,7 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-export const spec: ComponentSpec<LogConfig, Processor> = {
+export const spec = defineComponent({
   name: 'log',
   kind: 'processor',
   status: 'stable',
@@ -86,30 +79,27 @@ export const spec: ComponentSpec<LogConfig, Processor> = {
   summary: 'Writes a log line for each message; messages always pass through unchanged.',
   description: `The \`message\` is interpolated per message, so it can show the content, metadata or \`error()\` of each message. With a structured log format (\`json\` or \`logfmt\`), \`fields_mapping\` adds fields to each line: the object its mapping builds. Log lines carry \`custom_source: true\` so they can be told apart from nekton's own.`,
   fields: [
-    field.string('level', 'The log level of the lines.', {
+    field.enum('level', 'The log level of the lines.', ['ERROR', 'WARN', 'INFO', 'DEBUG', 'TRACE'], {
       default: 'INFO',
-      options: ['ERROR', 'WARN', 'INFO', 'DEBUG', 'TRACE'],
     }),
-    field.string(
+    field.mapping(
       'fields_mapping',
       'An optional Bloblang mapping building an object whose fields are added to each line.',
       {
         optional: true,
-        bloblang: true,
         examples: [
           'root.reason = "cus I wana"\nroot.id = this.id\nroot.age = this.user.age.number()\nroot.kafka_topic = meta("kafka_topic")',
         ],
       },
     ),
-    field.string('message', 'The message to log.', { default: '', interpolated: true }),
+    field.interpolated('message', 'The message to log.', { default: '' }),
     field.map(
-      field.string(
+      field.interpolated(
         'fields',
         'Fields to add to each line, each an interpolated string. Use `fields_mapping` instead.',
         {
           optional: true,
           deprecated: true,
-          interpolated: true,
         },
       ),
     ),
@@ -135,19 +125,18 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Processor => {
     const level = LEVELS[config.level.toUpperCase()];
     if (!level) throw new ConfigError(`log level not recognised: ${config.level.toUpperCase()}`);
-    const fields: [string, Interpolation][] = Object.entries(config.fields ?? {}).map(([key, text]) => [
-      key,
-      ctx.interpolation(text, `fields.${key}`),
-    ]);
+    const fields = Object.entries(config.fields ?? {}).filter(
+      (entry): entry is [string, Interpolation] => entry[1] !== undefined,
+    );
     return new LogProcessor(
       ctx.logger.child({ custom_source: true }),
       level,
-      ctx.interpolation(config.message, 'message'),
-      config.fields_mapping ? ctx.mapping(config.fields_mapping, 'fields_mapping') : null,
+      config.message,
+      config.fields_mapping ?? null,
       fields,
     );
   },
-};
+});

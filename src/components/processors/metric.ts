@@ -1,19 +1,12 @@
 // `metric`: updates a custom counter, gauge or timing series for each message; messages pass unchanged.
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { MetricsScope } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
 import { processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch } from '../../message/message.js';
 import { parseMetricValue, parseTimingValue } from './metric_value.js';
-
-export interface MetricConfig {
-  type: string;
-  name: string;
-  labels?: Record<string, string>;
-  value: string;
-}
 
 /** Records an already parsed value on one series (bound at creation, so the hot path looks nothing up). */
 type Recorder = (value: number) => void;
@@ -51,6 +44,8 @@ const TYPES: Record<string, MetricType> = {
 
 /** Label values seen are few in sane configs; the bound only stops a runaway label from growing memory. */
 const MAX_CACHED_SERIES = 10_000;
+
+const EMPTY_NAME = 'metric name must not be empty';
 
 export class MetricProcessor implements Processor {
   private readonly cached = new Map<string, Recorder>();
@@ -104,7 +99,7 @@ export class MetricProcessor implements Processor {
   async close(): Promise<void> {}
 }
 
-export const spec: ComponentSpec<MetricConfig, Processor> = {
+export const spec = defineComponent({
   name: 'metric',
   kind: 'processor',
   status: 'stable',
@@ -121,25 +116,19 @@ Types:
 
 A value that is not a number (or is negative) is logged as an error and the metric is left alone; the message is never flagged or dropped.`,
   fields: [
-    field.string('type', 'The metric type to create.', {
-      options: ['counter', 'counter_by', 'gauge', 'timing'],
-    }),
+    field.enum('type', 'The metric type to create.', ['counter', 'counter_by', 'gauge', 'timing']),
     field.string(
       'name',
       'The name of the metric; it should be unique across all components, otherwise the series are shared.',
     ),
     field.map(
-      field.string('labels', 'A map of label names to interpolated values that enrich the metric.', {
+      field.interpolated('labels', 'A map of label names to interpolated values that enrich the metric.', {
         optional: true,
-        interpolated: true,
         // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolations, not JS templates
         examples: [{ type: '${! json("doc.type") }', topic: '${! meta("kafka_topic") }' }],
       }),
     ),
-    field.string('value', 'The value to set or add, for the types that use one.', {
-      default: '',
-      interpolated: true,
-    }),
+    field.interpolated('value', 'The value to set or add, for the types that use one.', { default: '' }),
   ],
   examples: [
     {
@@ -178,20 +167,22 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  lint: (config) => (config.name === '' ? [EMPTY_NAME] : []),
+  build: (config, ctx): Processor => {
     const type = TYPES[config.type.toLowerCase()];
     if (!type) throw new ConfigError(`metric type unrecognised: ${config.type}`);
-    if (config.name === '') throw new ConfigError('metric name must not be empty');
-    const labels: [string, Interpolation][] = Object.entries(config.labels ?? {})
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, text]) => [name, ctx.interpolation(text, `labels.${name}`)]);
+    // Also a lint; kept so a config built without linting is refused too.
+    if (config.name === '') throw new ConfigError(EMPTY_NAME);
+    const labels = Object.entries(config.labels ?? {})
+      .filter((entry): entry is [string, Interpolation] => entry[1] !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return new MetricProcessor(
       type,
       ctx.metrics,
       config.name,
-      ctx.interpolation(config.value, 'value'),
+      config.value,
       labels,
       processorErrorLog(ctx.logger),
     );
   },
-};
+});

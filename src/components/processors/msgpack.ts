@@ -1,14 +1,10 @@
 // `msgpack`: converts messages between MessagePack and JSON.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Message } from '../../message/message.js';
 import { fromMsgpack, toMsgpack } from '../../message/msgpack.js';
-
-export interface MsgpackConfig {
-  operator: string;
-}
 
 const toJson = (msg: Message): Message => {
   let value: unknown;
@@ -40,7 +36,7 @@ const fromJson = (msg: Message): Message => {
   return out;
 };
 
-export const spec: ComponentSpec<MsgpackConfig, Processor> = {
+export const spec = defineComponent({
   name: 'msgpack',
   kind: 'processor',
   status: 'stable',
@@ -49,10 +45,10 @@ export const spec: ComponentSpec<MsgpackConfig, Processor> = {
   description:
     'Integers are written in their smallest MessagePack form, other numbers as 64-bit floats, timestamps with the timestamp extension. A message that cannot be converted carries on unchanged with its error flag set.',
   fields: [
-    field.string(
+    field.enum(
       'operator',
       'The operation to perform on messages: `to_json` converts MessagePack messages to JSON, `from_json` converts JSON messages to MessagePack.',
-      { options: ['from_json', 'to_json'] },
+      ['from_json', 'to_json'],
     ),
   ],
   examples: [
@@ -73,9 +69,9 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Processor => {
     const logError = processorErrorLog(ctx.logger);
     const convert = config.operator === 'to_json' ? toJson : fromJson;
     return { process: perMessage(convert, { onError: logError }), close: async () => {} };
   },
-};
+});

@@ -1,11 +1,9 @@
 // `mutation`: edits each message in place with a Bloblang mapping.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import { mappingProcessor } from './mapping.js';
+import { mappingProcessor, requiredMapping } from './mapping.js';
 
-export type MutationConfig = string;
-
-export const spec: ComponentSpec<MutationConfig, Processor> = {
+export const spec = defineRootComponent({
   name: 'mutation',
   kind: 'processor',
   status: 'stable',
@@ -14,9 +12,7 @@ export const spec: ComponentSpec<MutationConfig, Processor> = {
   description: `Unlike \`mapping\`, the document starts as the input message: assignments change only the parts they name and everything else is kept. \`root = deleted()\` drops the message.
 
 When the mutation fails the message carries on unchanged with its error flag set, so it can be handled by \`catch\`, \`try\` or \`switch\` on \`errored()\`.`,
-  fields: [],
-  root: field.string('', 'The Bloblang mapping to apply to each message.', {
-    bloblang: true,
+  root: field.mapping('', 'The Bloblang mapping to apply to each message.', {
     examples: ['root.id = uuid_v4()', 'root.password = deleted()'],
   }),
   examples: [
@@ -37,5 +33,6 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => mappingProcessor(ctx.mapping(config, 'mutation'), 'mutate', ctx),
-};
+  build: (mapping, ctx): Processor =>
+    mappingProcessor(requiredMapping(mapping, ctx, 'mutation'), 'mutate', ctx),
+});

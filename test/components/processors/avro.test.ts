@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { type AvroConfig, spec } from '../../../src/components/processors/avro.js';
+import { spec } from '../../../src/components/processors/avro.js';
 import { rabinFingerprint } from '../../../src/components/processors/avro_single_object.js';
 import type { Processor } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
@@ -35,7 +35,11 @@ const SCHEMA = JSON.stringify({
 const JSON_DOC = { Name: 'foo', Address: { 'my.namespace.com.address': { City: 'foo', State: 'bar' } } };
 const BINARY_DOC = Buffer.from('\x06foo\x02\x06foo\x06bar', 'latin1');
 
-const build = async (operator: string, encoding: string, overrides: Partial<AvroConfig> = {}) =>
+const build = async (
+  operator: string,
+  encoding: string,
+  overrides: Partial<Parameters<typeof spec.build>[0]> = {},
+) =>
   (await spec.build(
     { operator, encoding, schema: SCHEMA, schema_path: '', ...overrides },
     createTestContext(),

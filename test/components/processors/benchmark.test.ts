@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { pino } from 'pino';
-import { type BenchmarkConfig, spec } from '../../../src/components/processors/benchmark.js';
+import { spec } from '../../../src/components/processors/benchmark.js';
 import { formatBytes, formatRate } from '../../../src/components/processors/benchmark_format.js';
 import type { Processor } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
@@ -17,7 +17,7 @@ interface LogLine {
 }
 
 /** A benchmark processor logging into `lines`, with its metrics in a real registry. */
-function build(config: Partial<BenchmarkConfig>) {
+function build(config: Partial<Parameters<typeof spec.build>[0]>) {
   const lines: LogLine[] = [];
   const registry = createMetricsRegistry({ type: 'json_api' });
   const testEnv = createTestEnv({ streamId: 's' });

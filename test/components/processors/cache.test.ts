@@ -2,18 +2,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryCache } from '../../../src/components/caches/memory.js';
-import { type CacheProcessorConfig, spec } from '../../../src/components/processors/cache.js';
+import { spec } from '../../../src/components/processors/cache.js';
 import type { Processor } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
 
+/** The config as written; optional fields may be left out. */
+type CacheConfig = Parameters<typeof spec.build>[0];
+
 async function withCache(
-  config: Omit<CacheProcessorConfig, 'resource'>,
+  config: Partial<Omit<CacheConfig, 'resource'>>,
   cache = new MemoryCache(60_000, 60_000),
 ) {
   const ctx = createTestContext({ type: 'cache' });
   await ctx.testEnv.resources.set('cache', 'store', cache, {});
-  const processor = await spec.build({ resource: 'store', ...config }, ctx);
+  const processor = await spec.build({ resource: 'store', ...config } as CacheConfig, ctx);
   return { processor, cache };
 }
 
@@ -77,7 +80,8 @@ describe('cache processor', () => {
 
   it('fails at build when the cache resource does not exist', async () => {
     assert.throws(
-      () => spec.build({ resource: 'missing', operator: 'get', key: 'k' }, createTestContext()),
+      () =>
+        spec.build({ resource: 'missing', operator: 'get', key: 'k' } as CacheConfig, createTestContext()),
       /cache resource 'missing' was not found/,
     );
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { type MetricConfig, spec } from '../../../src/components/processors/metric.js';
+import { spec } from '../../../src/components/processors/metric.js';
 import { parseMetricValue, parseTimingValue } from '../../../src/components/processors/metric_value.js';
 import type { Processor } from '../../../src/engine/component.js';
 import { ConfigError } from '../../../src/engine/errors.js';
@@ -12,6 +12,9 @@ import { createMetricsRegistry, type MetricsRegistry } from '../../../src/metric
 import { createTestEnv } from '../../helpers/context.js';
 import { send as sendHttp, startServer } from '../../http/support.js';
 import { eventually, send, startService } from '../../streams/support.js';
+
+/** The config as written; fields left out take their defaults. */
+type MetricConfig = Parameters<typeof spec.build>[0];
 
 /** A metric processor whose series go to a real registry, as processor 0 of stream `s`. */
 function build(config: Partial<MetricConfig>, lines: string[] = []) {
@@ -36,7 +39,10 @@ function build(config: Partial<MetricConfig>, lines: string[] = []) {
     raw: {},
   });
   // Built synchronously, so a bad config throws from build() itself.
-  const processor = spec.build({ type: 'counter', name: 'm', value: '', ...config }, ctx) as Processor;
+  const processor = spec.build(
+    { type: 'counter', name: 'm', value: '', ...config } as MetricConfig,
+    ctx,
+  ) as Processor;
   return { processor, registry };
 }
 

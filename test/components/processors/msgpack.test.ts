@@ -37,6 +37,12 @@ describe('msgpack processor', () => {
     assert.deepEqual(out.structured(), REFERENCE_JSON);
   });
 
+  it('reads its operator case-insensitively, as lint accepts it', async () => {
+    const out = await run(await build('TO_JSON'), REFERENCE_DOC);
+    assert.equal(out.error, null);
+    assert.deepEqual(out.structured(), REFERENCE_JSON);
+  });
+
   it('from_json writes integers in their smallest form, 64-bit ones exactly', async () => {
     const input =
       '{"int8": 13, "uint8": 254, "int16": -257, "uint16": 65534, "int32": -70123, "uint32": 2147483648, "int64": -9223372036854775808, "uint64": 18446744073709551615}';
