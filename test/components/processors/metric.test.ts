@@ -10,8 +10,9 @@ import { ConfigError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
 import { createMetricsRegistry, type MetricsRegistry } from '../../../src/metrics/index.js';
 import { createTestEnv } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/kit.js';
 import { send as sendHttp, startServer } from '../../http/support.js';
-import { eventually, send, startService } from '../../streams/support.js';
+import { send, startService } from '../../streams/support.js';
 
 /** A metric processor whose series go to a real registry, as processor 0 of stream `s`. */
 function build(config: Partial<MetricConfig>, lines: string[] = []) {
@@ -158,7 +159,7 @@ describe('metric processor in streams mode', () => {
       };
       assert.equal((await send(svc, 'POST', '/streams/s1', JSON.stringify(config))).status, 200);
       const line = 'custom_seen{kind="x",label="",path="root.pipeline.processors.0",stream="s1"} 3';
-      await eventually(async () => (await send(svc, 'GET', '/metrics')).body.includes(line), line);
+      await waitFor(async () => (await send(svc, 'GET', '/metrics')).body.includes(line), { message: line });
     } finally {
       await svc.stop();
     }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import type { ServiceName } from '../../helpers/services.js';
+import { MARIADB_DSN, POSTGRES_DSN, type ServiceName } from '../../helpers/kit.js';
 
 export interface TestDatabase {
   name: 'postgres' | 'mariadb';
@@ -26,8 +26,7 @@ export function uniqueTable(prefix = 'nekton_sql'): string {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
 }
 
-export const POSTGRES_DSN = 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable';
-export const MARIADB_DSN = 'root@tcp(127.0.0.1:3306)/test';
+export { MARIADB_DSN, POSTGRES_DSN };
 
 export function postgres(): TestDatabase {
   const pool = new pg.Pool({ connectionString: POSTGRES_DSN, max: 2 });

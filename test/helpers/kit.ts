@@ -1,0 +1,17 @@
+// The test kit: one import for waiting, ports, local services and recording outputs.
+export { closedPort, freePort } from './ports.js';
+export { batchText, CallRecorder, GroupCallRecorder } from './recording_outputs.js';
+export {
+  AMQP_URL,
+  isReachable,
+  MARIADB_DSN,
+  MQTT_URL,
+  NATS_URL,
+  POSTGRES_DSN,
+  REDIS_URL,
+  requireListening,
+  requireService,
+  SERVICES,
+  type ServiceName,
+} from './services.js';
+export { type WaitOptions, waitFor } from './wait.js';
