@@ -9,9 +9,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { connectAsync, type MqttClient } from 'mqtt';
-import pg from 'pg';
+import type pg from 'pg';
 import { tempDir } from '../helpers/cli.js';
-import { freePort, MQTT_URL, POSTGRES_DSN, requireService, waitFor } from '../helpers/kit.js';
+import { freePort, MQTT_URL, POSTGRES_DSN, postgresPool, requireService, waitFor } from '../helpers/kit.js';
 import { countFromEnv } from './support.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -111,8 +111,7 @@ describe('kill -9 on an mqtt QoS 1 persistent session', () => {
 
   it('delivers every published message after a SIGKILL and restart', async (t) => {
     if (!(await requireService(t, 'mqtt')) || !(await requireService(t, 'postgres'))) return;
-    db = new pg.Pool({ connectionString: POSTGRES_DSN, max: 2 });
-    db.on('error', () => undefined);
+    db = postgresPool();
     // No unique constraint: duplicates must be visible to be counted.
     await db.query(
       `CREATE TABLE ${table} (seq bigserial PRIMARY KEY, id text NOT NULL, instance text NOT NULL, duplicate text NOT NULL)`,

@@ -9,7 +9,9 @@ import {
   closedPort,
   freePort,
   GroupCallRecorder,
+  postgresPool,
   requireListening,
+  requireService,
   SERVICES,
   waitFor,
 } from './kit.js';
@@ -182,5 +184,26 @@ describe('services', () => {
       'redis',
     ]);
     for (const { host } of Object.values(SERVICES)) assert.equal(host, '127.0.0.1');
+  });
+});
+
+describe('service clients', () => {
+  it('postgresPool queries the local PostgreSQL and survives a killed connection', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const pool = postgresPool();
+    try {
+      const { rows } = await pool.query('SELECT current_database() AS db, 41 + 1 AS answer');
+      assert.deepEqual(rows, [{ db: 'test', answer: 42 }]);
+      // An idle connection killed from outside emits 'error' on the pool; unhandled, it would crash.
+      const { rows: pids } = await pool.query('SELECT pg_backend_pid() AS pid');
+      const killer = postgresPool();
+      await killer.query('SELECT pg_terminate_backend($1)', [pids[0].pid]);
+      await killer.end();
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await pool.query('SELECT 1 AS one');
+      assert.deepEqual(again.rows, [{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // The test kit: one import for waiting, ports, local services and recording outputs.
 export { closedPort, freePort } from './ports.js';
 export { batchText, CallRecorder, GroupCallRecorder } from './recording_outputs.js';
+export { postgresPool } from './service_clients.js';
 export {
   AMQP_URL,
   isReachable,

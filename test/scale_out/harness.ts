@@ -6,9 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import { tempDir } from '../helpers/cli.js';
-import { freePort, POSTGRES_DSN, waitFor } from '../helpers/kit.js';
+import { freePort, POSTGRES_DSN, postgresPool, waitFor } from '../helpers/kit.js';
 
 export { POSTGRES_DSN };
 
@@ -163,8 +162,7 @@ export async function runScaleOut(
   const started = Date.now();
   const deadline = started + timeoutMs;
   const table = uniqueName('nekton_scale');
-  const db = new pg.Pool({ connectionString: POSTGRES_DSN, max: 2 });
-  db.on('error', () => undefined);
+  const db = postgresPool();
   const dir = tempDir('nekton-scale-');
   const instances: Instance[] = [];
   const count = async () => {

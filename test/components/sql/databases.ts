@@ -2,8 +2,7 @@
 // a direct client to set up and check tables (never through the component under test).
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import pg from 'pg';
-import { MARIADB_DSN, POSTGRES_DSN, type ServiceName } from '../../helpers/kit.js';
+import { MARIADB_DSN, POSTGRES_DSN, postgresPool, type ServiceName } from '../../helpers/kit.js';
 
 export interface TestDatabase {
   name: 'postgres' | 'mariadb';
@@ -29,8 +28,7 @@ export function uniqueTable(prefix = 'nekton_sql'): string {
 export { MARIADB_DSN, POSTGRES_DSN };
 
 export function postgres(): TestDatabase {
-  const pool = new pg.Pool({ connectionString: POSTGRES_DSN, max: 2 });
-  pool.on('error', () => undefined);
+  const pool = postgresPool();
   return {
     name: 'postgres',
     service: 'postgres',
