@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually, startNekton, tempDir } from '../helpers/cli.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/kit.js';
 
 async function sink(answer: boolean): Promise<{ server: Server; port: number; requests: () => number }> {
   let requests = 0;
@@ -30,7 +31,7 @@ async function sigtermAfterRequests(answer: boolean): Promise<{ code: number | n
   );
   const child = startNekton(['-c', config]);
   try {
-    await eventually(() => requests() >= 3, 10_000, `requests reaching the sink (${child.output()})`);
+    await waitFor(() => requests() >= 3, { message: `requests reaching the sink (${child.output()})` });
     const exited = once(child, 'exit') as Promise<[number | null]>;
     child.kill('SIGTERM');
     const [code] = await exited;
@@ -62,7 +63,9 @@ describe('normal mode exit status after SIGTERM', () => {
     const child = startNekton(['-c', config]);
     try {
       // The replays back off (1, 2, 4 ms ... up to 1 s): after a few, the message waits on a timer.
-      await eventually(() => (child.output().match(/refused/g)?.length ?? 0) >= 1, 10_000, 'a refused write');
+      await waitFor(() => (child.output().match(/refused/g)?.length ?? 0) >= 1, {
+        message: 'a refused write',
+      });
       await new Promise((r) => setTimeout(r, 1500));
       const exited = once(child, 'exit') as Promise<[number | null]>;
       child.kill('SIGTERM');

@@ -2,7 +2,7 @@
 // (scripts/check-docs.mjs): a broken example, or one nobody marked to run or skip, fails here.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { requireService } from '../helpers/services.js';
+import { requireService } from '../helpers/kit.js';
 import { runCheckDocs } from './run_check_docs.js';
 
 describe('documented examples', () => {

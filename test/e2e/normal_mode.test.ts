@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually, freePort, NEKTON_BIN, runNekton, startNekton, tempDir } from '../helpers/cli.js';
+import { NEKTON_BIN, runNekton, startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 function linesFile(dir: string, count: number): { path: string; text: string } {
   const lines: string[] = [];
@@ -82,8 +83,8 @@ describe('normal mode', () => {
     const child = startNekton(['-c', config]);
     try {
       const base = `http://127.0.0.1:${apiPort}`;
-      await eventually(async () => (await fetch(`${base}/ping`)).ok, 10_000, `/ping (${child.output()})`);
-      await eventually(async () => (await fetch(`${base}/ready`)).status === 200, 10_000, '/ready 200');
+      await waitFor(async () => (await fetch(`${base}/ping`)).ok, { message: `/ping (${child.output()})` });
+      await waitFor(async () => (await fetch(`${base}/ready`)).status === 200, { message: '/ready 200' });
       for (let i = 0; i < 3; i++) {
         const res = await fetch(`http://127.0.0.1:${inPort}/post`, { method: 'POST', body: `hello ${i}` });
         assert.equal(res.status, 200);
@@ -113,18 +114,17 @@ describe('normal mode', () => {
     let redis: ChildProcess | undefined;
     try {
       const base = `http://127.0.0.1:${apiPort}`;
-      await eventually(async () => (await fetch(`${base}/ping`)).ok, 10_000, `/ping (${child.output()})`);
+      await waitFor(async () => (await fetch(`${base}/ping`)).ok, { message: `/ping (${child.output()})` });
       // The first dial may still be under way when /ping answers: wait for its failure to show.
       let text = '';
-      await eventually(
+      await waitFor(
         async () => {
           const down = await fetch(`${base}/ready`);
           assert.equal(down.status, 503);
           text = await down.text();
           return text.includes(`127.0.0.1:${redisPort}`);
         },
-        10_000,
-        '/ready naming the address',
+        { message: '/ready naming the address' },
       );
       assert.match(text, new RegExp(`not connected: output \\(.*127\\.0\\.0\\.1:${redisPort}`));
       // A private Redis on the port the output dials: the output's reconnect finds it.
@@ -135,7 +135,10 @@ describe('normal mode', () => {
           stdio: 'ignore',
         },
       );
-      await eventually(async () => (await fetch(`${base}/ready`)).status === 200, 20_000, '/ready 200');
+      await waitFor(async () => (await fetch(`${base}/ready`)).status === 200, {
+        message: '/ready 200',
+        timeoutMs: 20_000,
+      });
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

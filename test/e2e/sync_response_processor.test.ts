@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually, freePort, startNekton, tempDir } from '../helpers/cli.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 describe('sync_response processor', () => {
   it('answers with the message at its step; the output gets what the later steps made', async () => {
@@ -18,7 +19,7 @@ describe('sync_response processor', () => {
     );
     const nekton = startNekton(['-c', config]);
     try {
-      const reply = await eventually(async () => {
+      const reply = await waitFor(async () => {
         try {
           const res = await fetch(`http://127.0.0.1:${port}/in`, {
             method: 'POST',
@@ -29,7 +30,7 @@ describe('sync_response processor', () => {
         } catch {
           return undefined;
         }
-      }, 10_000);
+      });
       assert.deepEqual(reply, { status: 200, body: 'HELLO' });
       assert.equal(readFileSync(out, 'utf8'), 'HELLO stored\n');
     } finally {
@@ -48,7 +49,7 @@ describe('sync_response processor', () => {
     const nekton = startNekton(['-c', config]);
     try {
       const send = (body: string) =>
-        eventually(async () => {
+        waitFor(async () => {
           try {
             const res = await fetch(`http://127.0.0.1:${port}/in`, {
               method: 'POST',
@@ -59,7 +60,7 @@ describe('sync_response processor', () => {
           } catch {
             return undefined;
           }
-        }, 10_000);
+        });
       // Before, setting the header threw and the client got no answer at all.
       assert.deepEqual(await send('a\nb'), { status: 200, echo: 'a b', body: 'a\nb' });
       const unicode = await send('日本');

@@ -6,7 +6,7 @@ import type { ConnectionStatus, Input, Processor, TransactionGroup } from '../..
 import { ProcessedInput } from '../../src/engine/processed_input.js';
 import { ProcessedOutput } from '../../src/engine/processed_output.js';
 import { type Batch, Message } from '../../src/message/message.js';
-import { CallRecorder, GroupCallRecorder } from '../helpers/recording_outputs.js';
+import { CallRecorder, GroupCallRecorder } from '../helpers/kit.js';
 
 const texts = (b: Batch) => b.map((m) => m.text()).join('+');
 const group = (...t: string[]) => t.map((x) => [new Message(x)]);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ResourceManager } from '../../src/engine/resources.js';
 import { Message } from '../../src/message/message.js';
-import { CallRecorder, GroupCallRecorder } from '../helpers/recording_outputs.js';
+import { CallRecorder, GroupCallRecorder } from '../helpers/kit.js';
 
 const group = (...texts: string[]) => texts.map((t) => [new Message(t)]);
 

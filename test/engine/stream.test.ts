@@ -4,6 +4,7 @@ import { Registry } from '../../src/engine/registry.js';
 import { Stream } from '../../src/engine/stream.js';
 import { createTestEnv } from '../helpers/context.js';
 import { FakeWorld, fakeSpecs, fakeStream, throwerProcessor } from '../helpers/fake_components.js';
+import { waitFor } from '../helpers/kit.js';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `msg-${i}`);
 
@@ -70,7 +71,7 @@ describe('stream delivery', () => {
     world.failWrite = (attempt) => attempt <= 3;
     const stream = await buildStream(world, { messages: numbered(3), autoReplayNacks: true, maxInFlight: 4 });
     const running = stream.run();
-    while (world.writeAttempts.length < 3) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => world.writeAttempts.length >= 3, { message: 'three write attempts', intervalMs: 5 });
     await new Promise((r) => setTimeout(r, 20));
     release();
     await running;
@@ -115,7 +116,7 @@ describe('stream delivery', () => {
     const running = stream.run();
     // Both writes wait until the worker hangs in the read of msg-2; then msg-0 fails once and must
     // be written again although that read still hangs.
-    while (world.writeAttempts.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => world.writeAttempts.length >= 2, { message: 'two write attempts', intervalMs: 5 });
     await new Promise((r) => setTimeout(r, 20));
     world.writeGate = null;
     releaseWrites();
@@ -159,7 +160,7 @@ describe('stream delivery', () => {
     world.writeGate = new Promise((resolve) => (release = resolve));
     const stream = await buildStream(world, { messages: numbered(50), maxInFlight: 4 });
     const running = stream.run();
-    while (world.writeAttempts.length < 4) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => world.writeAttempts.length >= 4, { message: 'four write attempts', intervalMs: 5 });
     await stream.stop(200);
     await running;
     release();
@@ -181,7 +182,7 @@ describe('stream delivery', () => {
     world.writeGate = new Promise((resolve) => (release = resolve));
     const stream = await buildStream(world, { messages: numbered(1000), maxInFlight: 2 });
     const running = stream.run();
-    while (world.writeAttempts.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => world.writeAttempts.length >= 2, { message: 'two write attempts', intervalMs: 5 });
     const stopping = stream.stop(10_000);
     setTimeout(release, 20);
     await stopping;

@@ -15,6 +15,7 @@ import {
   filterProcessor,
   throwerProcessor,
 } from '../helpers/fake_components.js';
+import { waitFor } from '../helpers/kit.js';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `msg-${i}`);
 
@@ -182,7 +183,7 @@ describe('stream groups', () => {
     world.writeGate = new Promise((resolve) => (release = resolve));
     const stream = await buildStream(world, { messages: numbered(5000), maxInFlight: 2 });
     const running = stream.run();
-    while (world.writeAttempts.length < 1) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => world.writeAttempts.length >= 1, { message: 'a write attempt', intervalMs: 5 });
     const stopping = stream.stop(10_000);
     setTimeout(release, 20);
     await stopping;

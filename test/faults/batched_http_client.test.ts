@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, describe, it } from 'node:test';
 import { decodeMultipart } from '../../src/components/http/multipart.js';
-import { freePort } from '../helpers/cli.js';
+import { freePort } from '../helpers/kit.js';
 import { linesFile, runYamlToEnd } from './yaml_stream.js';
 
 const MESSAGES = 1000;

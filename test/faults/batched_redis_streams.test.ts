@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Admin, REDIS_URL, startStream, uniqueName } from '../components/redis/helpers.js';
-import { eventually } from '../helpers/cli.js';
-import { requireService } from '../helpers/services.js';
+import { requireService, waitFor } from '../helpers/kit.js';
 import { linesFile } from './yaml_stream.js';
 
 const TOTAL = 1000;
@@ -34,11 +33,10 @@ output:
       count: 50
 `);
     try {
-      await eventually(
-        async () => Number(await admin.send('XLEN', stream)) >= TOTAL - 1,
-        20_000,
-        'the others',
-      );
+      await waitFor(async () => Number(await admin.send('XLEN', stream)) >= TOTAL - 1, {
+        message: 'the others',
+        timeoutMs: 20_000,
+      });
       await admin.send('DEL', poisoned);
       await Promise.race([
         running.done,

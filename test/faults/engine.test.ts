@@ -7,6 +7,7 @@ import type { ComponentSpec } from '../../src/config/spec.js';
 import type { BuildContext } from '../../src/engine/context.js';
 import { Registry } from '../../src/engine/registry.js';
 import { Message } from '../../src/message/message.js';
+import { waitFor } from '../helpers/kit.js';
 import {
   component,
   countFromEnv,
@@ -18,7 +19,6 @@ import {
   letters,
   prng,
   seedFromEnv,
-  until,
 } from './support.js';
 
 function assertAckedOnlyWhatWasWritten(queue: DurableQueue, script: FaultyOutputScript): void {
@@ -118,7 +118,7 @@ describe('delivery under faults', () => {
     script.rejectWhen = () => true;
     const stream = await faultStream(faultRegistry(queue, script), { autoReplayNacks: true, maxInFlight: 4 });
     const running = stream.run();
-    await until(() => script.attempts > 50, 'replayed writes');
+    await waitFor(() => script.attempts > 50, { message: 'replayed writes', intervalMs: 10 });
     await stream.stop(1000);
     await running;
     assert.deepEqual(queue.acked, [], 'nothing acked: nothing was written');
@@ -155,7 +155,7 @@ describe('delivery under faults', () => {
     script.delayMs = 30;
     const stream = await faultStream(faultRegistry(queue, script), { maxInFlight: 4 });
     const running = stream.run();
-    await until(() => script.written.length >= 8, 'some writes');
+    await waitFor(() => script.written.length >= 8, { message: 'some writes', intervalMs: 10 });
     await stream.stop(100);
     await running;
     assertAckedOnlyWhatWasWritten(queue, script);

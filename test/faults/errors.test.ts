@@ -9,7 +9,8 @@ import type { ComponentSpec } from '../../src/config/spec.js';
 import type { Processor } from '../../src/engine/component.js';
 import { Registry } from '../../src/engine/registry.js';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, json, send, startService, testRegistry } from '../streams/support.js';
+import { waitFor } from '../helpers/kit.js';
+import { json, send, startService, testRegistry } from '../streams/support.js';
 
 /** `test_thrower`: throws on every message whose `n` is a multiple of `every`. */
 const thrower: ComponentSpec<{ every: number }> = {
@@ -104,7 +105,10 @@ describe('errors inside a running stream', () => {
     };
     const created = await send(service, 'POST', '/streams/errs', JSON.stringify(config));
     assert.equal(created.status, 200, created.body);
-    await eventually(() => received.size === total, `all ${total} messages at the sink`, 20_000);
+    await waitFor(() => received.size === total, {
+      message: `all ${total} messages at the sink`,
+      timeoutMs: 20_000,
+    });
     for (let n = 1; n <= total; n++) assert.ok(received.has(n), `message ${n} never arrived`);
     assert.ok(hungOnce.size >= 5, 'the hanging output was never exercised');
 
@@ -131,17 +135,23 @@ describe('errors inside a running stream', () => {
       output: { drop: {} },
     };
     assert.equal((await send(service, 'POST', '/streams/flagged', JSON.stringify(config))).status, 200);
-    const detail = await eventually(async () => {
-      const d = json(await send(service, 'GET', '/streams/flagged')) as {
-        status: { last_error: string | null };
-      };
-      return d.status.last_error ? d : null;
-    }, 'a last_error');
+    const detail = await waitFor(
+      async () => {
+        const d = json(await send(service, 'GET', '/streams/flagged')) as {
+          status: { last_error: string | null };
+        };
+        return d.status.last_error ? d : null;
+      },
+      { message: 'a last_error' },
+    );
     assert.match(detail.status.last_error as string, /processing failed: thrower refused \d+/);
     // n = 3, 6, 9 of the ten messages: exactly three errors once the finite input is done.
-    await eventually(async () => {
-      const stats = json(await send(service, 'GET', '/streams/flagged/stats'));
-      return sumOf(stats, 'processor_error') === 3 && sumOf(stats, 'processor_received') === 10;
-    }, 'three processor errors out of ten');
+    await waitFor(
+      async () => {
+        const stats = json(await send(service, 'GET', '/streams/flagged/stats'));
+        return sumOf(stats, 'processor_error') === 3 && sumOf(stats, 'processor_received') === 10;
+      },
+      { message: 'three processor errors out of ten' },
+    );
   });
 });

@@ -7,7 +7,8 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { freePort, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { freePort } from '../helpers/kit.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BOMB = join(ROOT, 'test', 'fixtures', 'compression', 'zeros-6200000000.bz2');

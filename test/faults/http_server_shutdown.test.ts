@@ -3,13 +3,13 @@
 // 503 at once, not left to the 408 timer or cut when the server closes.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { HttpServerReader, spec } from '../../src/components/inputs/http_server.js';
 import { streamFromYaml } from '../components/brokers/support.js';
 import { configOf } from '../components/reference.js';
 import { createTestContext } from '../helpers/context.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 // Far beyond the test's own waits: a request answered 408 means shutdown forgot it.
 const TIMEOUT = '3s';
@@ -39,24 +39,11 @@ function post(port: number, body: string): Promise<number | string> {
   });
 }
 
-/** A port that was free a moment ago (the stream's own server must bind a known port). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await delay(5);
-}
-
 describe('http_server input at shutdown', () => {
   it('answers 503 to requests the pipeline never read', async () => {
     const { reader, input, port } = await start();
     const replies = [post(port, 'a'), post(port, 'b')];
-    await until(() => reader.pendingRequests() === 2);
+    await waitFor(() => reader.pendingRequests() === 2, { intervalMs: 5 });
     await input.close();
     assert.deepEqual(await Promise.all(replies), [503, 503]);
   });
@@ -72,7 +59,7 @@ describe('http_server input at shutdown', () => {
     const closing = input.close();
     assert.equal(await abandoned, null);
     const second = post(port, 'second');
-    await until(() => reader.pendingRequests() === 2);
+    await waitFor(() => reader.pendingRequests() === 2, { intervalMs: 5 });
     await txn.ack(null);
     assert.equal(await first, 200);
     await closing;
@@ -87,7 +74,7 @@ describe('http_server input at shutdown', () => {
         'output:\n  drop: {}\n',
     );
     const run = stream.run();
-    await until(() => stream.isReady());
+    await waitFor(() => stream.isReady(), { intervalMs: 5 });
     // The first request occupies the only pipeline thread; the next two wait in the input.
     const replies = [post(port, 'in the pipeline')];
     await delay(200);

@@ -9,15 +9,13 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { connectAsync, type MqttClient } from 'mqtt';
-import pg from 'pg';
-import { freePort, tempDir } from '../helpers/cli.js';
-import { requireService } from '../helpers/services.js';
+import type pg from 'pg';
+import { tempDir } from '../helpers/cli.js';
+import { freePort, MQTT_URL, POSTGRES_DSN, postgresPool, requireService, waitFor } from '../helpers/kit.js';
 import { countFromEnv } from './support.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
-const DSN = 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable';
-const BROKER = 'mqtt://127.0.0.1:1883';
 // Mosquitto queues at most 1000 QoS 1 messages per offline session by default: stay below it.
 const N = Math.min(countFromEnv('NEKTON_KILL_MQTT_N', 600), 900);
 
@@ -40,7 +38,7 @@ logger:
   level: WARN
 input:
   mqtt:
-    urls: [ ${BROKER} ]
+    urls: [ ${MQTT_URL} ]
     topics: [ ${topic} ]
     qos: 1
     client_id: ${clientId}
@@ -48,7 +46,7 @@ input:
 output:
   sql_insert:
     driver: postgres
-    dsn: ${DSN}
+    dsn: ${POSTGRES_DSN}
     table: ${table}
     columns: [ id, instance, duplicate ]
     args_mapping: 'root = [ this.id, "${instance}", @mqtt_duplicate.string() ]'
@@ -85,19 +83,9 @@ async function isReady(i: Instance): Promise<boolean> {
   }
 }
 
-/** Polls check() until it returns a value; fails with the instances' logs after timeoutMs. */
-async function waitFor<T>(what: string, timeoutMs: number, check: () => Promise<T | false>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== false) return v;
-    if (Date.now() > deadline) {
-      const logs = instances.map((i) => i.output().slice(-3000)).join('\n---\n');
-      throw new Error(`timed out waiting for ${what}\n${logs}`);
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** What is awaited, followed by the instances' logs (read when a wait times out). */
+const withLogs = (what: string) => () =>
+  `${what}\n${instances.map((i) => i.output().slice(-3000)).join('\n---\n')}`;
 
 const instances: Instance[] = [];
 let db: pg.Pool | null = null;
@@ -112,7 +100,7 @@ describe('kill -9 on an mqtt QoS 1 persistent session', () => {
     }
     await publisher?.endAsync().catch(() => undefined);
     // Forget the persistent session so the shared broker does not keep queueing for it.
-    const forget = await connectAsync(BROKER, { clientId, clean: true, reconnectPeriod: 0 }).catch(
+    const forget = await connectAsync(MQTT_URL, { clientId, clean: true, reconnectPeriod: 0 }).catch(
       () => null,
     );
     await forget?.endAsync();
@@ -123,8 +111,7 @@ describe('kill -9 on an mqtt QoS 1 persistent session', () => {
 
   it('delivers every published message after a SIGKILL and restart', async (t) => {
     if (!(await requireService(t, 'mqtt')) || !(await requireService(t, 'postgres'))) return;
-    db = new pg.Pool({ connectionString: DSN, max: 2 });
-    db.on('error', () => undefined);
+    db = postgresPool();
     // No unique constraint: duplicates must be visible to be counted.
     await db.query(
       `CREATE TABLE ${table} (seq bigserial PRIMARY KEY, id text NOT NULL, instance text NOT NULL, duplicate text NOT NULL)`,
@@ -139,12 +126,15 @@ describe('kill -9 on an mqtt QoS 1 persistent session', () => {
 
     const first = await startInstance('a');
     instances.push(first);
-    await waitFor('the first instance to be ready', 30_000, async () => {
-      if (first.child.exitCode !== null) throw new Error(`nekton exited:\n${first.output()}`);
-      return (await isReady(first)) || false;
-    });
+    await waitFor(
+      async () => {
+        if (first.child.exitCode !== null) throw new Error(`nekton exited:\n${first.output()}`);
+        return (await isReady(first)) || false;
+      },
+      { message: withLogs('the first instance to be ready'), timeoutMs: 30_000, failFast: true },
+    );
 
-    publisher = await connectAsync(BROKER, { reconnectPeriod: 0 });
+    publisher = await connectAsync(MQTT_URL, { reconnectPeriod: 0 });
     const pub = publisher;
     const width = String(N).length;
     const body = (i: number) => JSON.stringify({ id: `m${String(i).padStart(width, '0')}` });
@@ -157,10 +147,13 @@ describe('kill -9 on an mqtt QoS 1 persistent session', () => {
     // input that acknowledged on receipt would lose that backlog.
     const half = Math.floor(N / 2);
     await publish(0, half);
-    const atKill = await waitFor('a third of the first half', 60_000, async () => {
-      const c = await count();
-      return c.distinct >= half / 3 ? c : false;
-    });
+    const atKill = await waitFor(
+      async () => {
+        const c = await count();
+        return c.distinct >= half / 3 ? c : false;
+      },
+      { message: withLogs('a third of the first half'), timeoutMs: 60_000 },
+    );
     first.child.kill('SIGKILL');
     await exited(first.child);
     assert.equal(first.child.signalCode, 'SIGKILL');
@@ -171,11 +164,14 @@ describe('kill -9 on an mqtt QoS 1 persistent session', () => {
 
     const second = await startInstance('b');
     instances.push(second);
-    const final = await waitFor('every id in PostgreSQL', 60_000, async () => {
-      if (second.child.exitCode !== null) throw new Error(`restarted nekton exited:\n${second.output()}`);
-      const c = await count();
-      return c.distinct >= N ? c : false;
-    });
+    const final = await waitFor(
+      async () => {
+        if (second.child.exitCode !== null) throw new Error(`restarted nekton exited:\n${second.output()}`);
+        const c = await count();
+        return c.distinct >= N ? c : false;
+      },
+      { message: withLogs('every id in PostgreSQL'), timeoutMs: 60_000, failFast: true },
+    );
     // Let redeliveries still in flight land so the duplicate count is complete.
     await new Promise((r) => setTimeout(r, 300));
     const settled = await count();

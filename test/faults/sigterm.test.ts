@@ -11,16 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../helpers/cli.js';
+import { freePort } from '../helpers/kit.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 interface Outcome {
   n: number;

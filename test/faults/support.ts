@@ -212,15 +212,6 @@ export async function faultStream(registry: Registry, options: FaultStreamOption
 
 export const letters = (n: number): string[] => Array.from({ length: n }, (_, i) => `m${i}`);
 
-/** Resolves once check() is true; fails after timeoutMs (a bound, not a measurement). */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** global.gc, enabled at run time (the test runner does not pass --expose-gc). */
 export function exposeGc(): () => void {
   const existing = (globalThis as { gc?: () => void }).gc;

@@ -10,7 +10,8 @@ import { parseOutputCodec } from '../../src/components/outputs/codec.js';
 import { StreamWriter } from '../../src/components/outputs/stdout.js';
 import { ResponseStore } from '../../src/components/sync_response_store.js';
 import { Message } from '../../src/message/message.js';
-import { eventually, freePort, startNekton, tempDir } from '../helpers/cli.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 const unwritable = () => Message.fromStructured({ id: 2, a: Number.POSITIVE_INFINITY });
 
@@ -55,18 +56,21 @@ describe('writers meeting a value JSON cannot carry', () => {
     const nekton = startNekton(['-c', config]);
     try {
       const send = (body: string) =>
-        eventually(async () => {
-          try {
-            const res = await fetch(`http://127.0.0.1:${port}/in`, {
-              method: 'POST',
-              body,
-              signal: AbortSignal.timeout(5000),
-            });
-            return { status: res.status, body: await res.text() };
-          } catch {
-            return undefined;
-          }
-        }, 15_000);
+        waitFor(
+          async () => {
+            try {
+              const res = await fetch(`http://127.0.0.1:${port}/in`, {
+                method: 'POST',
+                body,
+                signal: AbortSignal.timeout(5000),
+              });
+              return { status: res.status, body: await res.text() };
+            } catch {
+              return undefined;
+            }
+          },
+          { timeoutMs: 15_000 },
+        );
       assert.deepEqual(await send('{"id":1}'), { status: 200, body: '{"id":1,"v":0}' });
       // The mapping failed for id 2: its message (flagged, content as it came in) is the answer.
       assert.deepEqual(await send('{"id":2,"a":1e400}'), { status: 200, body: '{"id":2,"a":1e400}' });

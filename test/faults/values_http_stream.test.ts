@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually, freePort, startNekton, tempDir } from '../helpers/cli.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 /** Reads the stream endpoint until `until` shows in the body (or the request fails). */
 function readStream(port: number, until: string): Promise<string> {
@@ -41,7 +42,10 @@ describe('values to a streaming http_server output (built CLI)', () => {
     );
     const nekton = startNekton(['-c', config]);
     try {
-      const body = await eventually(() => readStream(port, '{"id":3}').catch(() => ''), 15_000, 'the stream');
+      const body = await waitFor(() => readStream(port, '{"id":3}').catch(() => ''), {
+        message: 'the stream',
+        timeoutMs: 15_000,
+      });
       assert.equal(body, '{"id":1}{"a":1e400,"id":2}{"id":3}');
       // Still running, or done with every message delivered: never a crash.
       assert.ok(nekton.exitCode === null || nekton.exitCode === 0, nekton.output());

@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Admin, pendingCount, REDIS_URL, uniqueName } from '../components/redis/helpers.js';
-import { eventually, startNekton, tempDir } from '../helpers/cli.js';
-import { requireService } from '../helpers/services.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { requireService, waitFor } from '../helpers/kit.js';
 
 let admin: Admin | null = null;
 
@@ -32,17 +32,18 @@ describe('values from redis_streams (built CLI)', () => {
     );
     const nekton = startNekton(['-c', config]);
     try {
-      await eventually(() => nekton.output().includes('{"id":3}'), 15_000, 'id 3 on stdout');
+      await waitFor(() => nekton.output().includes('{"id":3}'), {
+        message: 'id 3 on stdout',
+        timeoutMs: 15_000,
+      });
       const lines = nekton
         .output()
         .split('\n')
         .filter((l) => l.startsWith('{'));
       assert.deepEqual(lines, ['{"id":1}', '{"a":1e400,"id":2}', '{"id":3}']);
-      await eventually(
-        async () => (await pendingCount(admin!, stream, 'g')) === 0,
-        10_000,
-        'every entry acked',
-      );
+      await waitFor(async () => (await pendingCount(admin!, stream, 'g')) === 0, {
+        message: 'every entry acked',
+      });
       assert.equal(nekton.exitCode, null, nekton.output());
     } finally {
       nekton.kill('SIGTERM');

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually, freePort, startNekton, tempDir } from '../helpers/cli.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 const lines = (path: string) =>
   existsSync(path)
@@ -35,14 +36,20 @@ describe('values in streams mode (built CLI)', () => {
     );
     const nekton = startNekton(['streams', '-o', join(dir, 'service.yaml'), streams]);
     try {
-      await eventually(() => lines(values).length === 3, 15_000, 'three messages from the values stream');
+      await waitFor(() => lines(values).length === 3, {
+        message: 'three messages from the values stream',
+        timeoutMs: 15_000,
+      });
       assert.deepEqual(lines(values), [
         '{"id":1,"v":0}',
         '{"a":1e400,"id":2,"v":0}',
         '{"flagged":true,"id":3}',
       ]);
       const before = lines(ticks).length;
-      await eventually(() => lines(ticks).length > before + 3, 15_000, 'the other stream still ticking');
+      await waitFor(() => lines(ticks).length > before + 3, {
+        message: 'the other stream still ticking',
+        timeoutMs: 15_000,
+      });
       assert.equal(nekton.exitCode, null, nekton.output());
     } finally {
       nekton.kill('SIGTERM');

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually, freePort, startNekton, tempDir } from '../helpers/cli.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 const PATHOLOGICAL = `${'a'.repeat(40)}!`;
 
@@ -43,12 +44,11 @@ describe('a catastrophic pattern in a running stream', () => {
     try {
       const lines = () => nekton.output().split('\n');
       // Three pathological messages went through the check, and messages after them arrived.
-      await eventually(
+      await waitFor(
         () =>
           lines().filter((l) => l === `${PATHOLOGICAL} passed`).length >= 3 &&
           lines().includes('ok 10 passed'),
-        60_000,
-        'messages after the pathological ones',
+        { message: 'messages after the pathological ones', timeoutMs: 60_000 },
       );
       assert.ok(!lines().some((l) => l.startsWith('matched')), 'the pattern does not match');
       const ping = await fetch(`http://127.0.0.1:${port}/ping`, { signal: AbortSignal.timeout(10_000) });

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
-import { requireService } from '../helpers/services.js';
+import { AMQP_URL, requireService } from '../helpers/kit.js';
 import { describeResult, runScaleOut, type ScaleOutBroker, scaleN, uniqueName } from './harness.js';
 
-const URL = 'amqp://guest:guest@127.0.0.1:5672/';
+const URL = AMQP_URL;
 
 function amqpBroker(): ScaleOutBroker {
   const queue = uniqueName('nekton_scale');

@@ -6,13 +6,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
-import { freePort, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { freePort, POSTGRES_DSN, postgresPool, waitFor } from '../helpers/kit.js';
+
+export { POSTGRES_DSN };
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 const BUILT_MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-export const POSTGRES_DSN = 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable';
 
 /** How many messages a scale-out test sends: `NEKTON_SCALE_N` (the issue's 20,000) or a default that keeps `npm test` quick. */
 export function scaleN(defaultN = 2000): number {
@@ -136,20 +137,6 @@ async function isReady(instance: Instance): Promise<boolean> {
   }
 }
 
-async function waitFor<T>(
-  what: string,
-  deadline: number,
-  check: () => Promise<T | false>,
-  everyMs = 25,
-): Promise<T> {
-  for (;;) {
-    const v = await check();
-    if (v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
@@ -175,8 +162,7 @@ export async function runScaleOut(
   const started = Date.now();
   const deadline = started + timeoutMs;
   const table = uniqueName('nekton_scale');
-  const db = new pg.Pool({ connectionString: POSTGRES_DSN, max: 2 });
-  db.on('error', () => undefined);
+  const db = postgresPool();
   const dir = tempDir('nekton-scale-');
   const instances: Instance[] = [];
   const count = async () => {
@@ -193,11 +179,14 @@ export async function runScaleOut(
     await broker.setup();
     instances.push(await startInstance(dir, broker, 'a', 'a', table));
     instances.push(await startInstance(dir, broker, 'b', 'b', table));
-    await waitFor('both instances ready', deadline, async () => {
-      for (const i of instances)
-        if (i.child.exitCode !== null) throw new Error(`${i.name} exited:\n${i.output()}`);
-      return (await Promise.all(instances.map(isReady))).every(Boolean) || false;
-    });
+    await waitFor(
+      async () => {
+        for (const i of instances)
+          if (i.child.exitCode !== null) throw new Error(`${i.name} exited:\n${i.output()}`);
+        return (await Promise.all(instances.map(isReady))).every(Boolean) || false;
+      },
+      { message: 'both instances ready', timeoutMs: deadline - Date.now(), failFast: true },
+    );
 
     const readyMs = Date.now() - started;
     const width = String(n).length;
@@ -220,14 +209,12 @@ export async function runScaleOut(
 
     // Halfway, by distinct ids written, kill b.
     const atKill = await waitFor(
-      'half of the messages',
-      deadline,
       async () => {
         const c = await count();
         if (c.distinct < n / 2) return false;
         return c;
       },
-      10,
+      { message: 'half of the messages', timeoutMs: deadline - Date.now(), intervalMs: 10 },
     );
     const killMs = Date.now() - started;
     const publishedAtKill = published;
@@ -238,13 +225,11 @@ export async function runScaleOut(
     await publishing;
 
     const final = await waitFor(
-      'every id in PostgreSQL',
-      deadline,
       async () => {
         const c = await count();
         return c.distinct >= n ? c : false;
       },
-      50,
+      { message: 'every id in PostgreSQL', timeoutMs: deadline - Date.now(), intervalMs: 50 },
     );
     // Late duplicates (redelivered after the last new id) still count: let in-flight work settle.
     await new Promise((r) => setTimeout(r, 300));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { requireService } from '../helpers/services.js';
+import { requireService } from '../helpers/kit.js';
 import { describeResult, runScaleOut, type ScaleOutBroker, scaleN, uniqueName } from './harness.js';
 
 function natsJetStreamBroker(): ScaleOutBroker {

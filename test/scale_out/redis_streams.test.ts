@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createClient } from '@redis/client';
-import { requireService } from '../helpers/services.js';
+import { REDIS_URL, requireService } from '../helpers/kit.js';
 import { describeResult, runScaleOut, type ScaleOutBroker, scaleN, uniqueName } from './harness.js';
 
 function redisStreamsBroker(): ScaleOutBroker {
   const stream = uniqueName('nekton_scale');
   const group = uniqueName('group');
-  const client = createClient({ url: 'redis://127.0.0.1:6379' });
+  const client = createClient({ url: REDIS_URL });
   return {
     name: 'redis_streams',
     async setup() {

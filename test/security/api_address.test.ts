@@ -2,19 +2,11 @@
 // (here 127.0.0.1 only), an `http_server` input with its own `address` serves data elsewhere. Each
 // listener serves only its own paths.
 import assert from 'node:assert/strict';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, send, startService } from '../streams/support.js';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+import { freePort, waitFor } from '../helpers/kit.js';
+import { send, startService } from '../streams/support.js';
 
 function call(port: number, method: string, path: string, body?: string): Promise<number> {
   return new Promise((resolve) => {
@@ -50,10 +42,9 @@ describe('management API on its own address', () => {
     const apiPort = service.http.port as number;
     assert.notEqual(apiPort, dataPort);
     assert.equal(service.http.address()?.address, '127.0.0.1');
-    await eventually(
-      async () => (await call(dataPort, 'POST', '/ingest', 'hi')) === 200,
-      'the data endpoint',
-    );
+    await waitFor(async () => (await call(dataPort, 'POST', '/ingest', 'hi')) === 200, {
+      message: 'the data endpoint',
+    });
     // The component's listener knows nothing of the API...
     for (const path of ['/streams', '/streams/public', '/resources', '/ready', '/ping', '/nekton/streams'])
       assert.equal(await call(dataPort, 'GET', path), 404, `${path} answered on the data address`);

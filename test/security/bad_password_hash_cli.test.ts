@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { freePort, runNekton, tempDir } from '../helpers/cli.js';
+import { runNekton, tempDir } from '../helpers/cli.js';
+import { freePort } from '../helpers/kit.js';
 
 function configWithHash(port: number, hash: string): string {
   const file = join(tempDir(), 'config.yaml');

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, H_JSON, send, startService } from '../streams/support.js';
+import { waitFor } from '../helpers/kit.js';
+import { H_JSON, send, startService } from '../streams/support.js';
 import { basicAuth } from './support.js';
 
 const SALT = 'EzrwNJYw2wkErVVV1P36FQ==';
@@ -83,10 +84,13 @@ logger:
       // The stream's own endpoint sits on the same server: same guard.
       const open = await send(service, 'POST', '/web/in', 'hello', WRONG_PASSWORD);
       assert.equal(open.status, 401);
-      const posted = await eventually(async () => {
-        const r = await send(service, 'POST', '/web/in', 'hello', GOOD);
-        return r.status === 200 ? r : null;
-      }, 'an authorised POST to the stream endpoint');
+      const posted = await waitFor(
+        async () => {
+          const r = await send(service, 'POST', '/web/in', 'hello', GOOD);
+          return r.status === 200 ? r : null;
+        },
+        { message: 'an authorised POST to the stream endpoint' },
+      );
       assert.equal(posted.status, 200);
       assert.equal((await send(service, 'DELETE', '/streams/web', undefined, GOOD)).status, 200);
     });

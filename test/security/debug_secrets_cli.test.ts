@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { eventually, freePort, startNekton, tempDir } from '../helpers/cli.js';
+import { startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
 
 it('/debug/stack and /debug/config of a streams-mode process reveal no secret', async () => {
   const port = await freePort();
@@ -30,13 +31,12 @@ it('/debug/stack and /debug/config of a streams-mode process reveal no secret', 
     NEKTON_DEBUG_TEST_PW: 'env-secret-8812',
   });
   try {
-    const stack = await eventually(
+    const stack = await waitFor(
       async () => {
         const res = await fetch(`http://127.0.0.1:${port}/debug/stack`);
         return res.ok ? res.text() : '';
       },
-      20_000,
-      '/debug/stack',
+      { message: '/debug/stack', timeoutMs: 20_000 },
     );
     assert.ok(stack.includes('commandLine'), 'the report shows the command line');
     assert.ok(!stack.includes('set-secret-5531'), 'a --set value leaked through /debug/stack');

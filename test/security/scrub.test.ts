@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, json, send, startService } from '../streams/support.js';
+import { waitFor } from '../helpers/kit.js';
+import { json, send, startService } from '../streams/support.js';
 import { type RecordedRequest, recordingSink } from './support.js';
 
 const PASSWORD = 'hunter2-real-password';
@@ -60,10 +61,9 @@ describe('secret scrubbing in API reads', () => {
     };
     assert.equal(shown.config.output.http_client.basic_auth.password, SCRUBBED);
     assert.equal(shown.config.output.http_client.basic_auth.username, 'svc');
-    const hit = await eventually(
-      () => sink.requests.find((r) => r.path === '/stream'),
-      'a request at the sink',
-    );
+    const hit = await waitFor(() => sink.requests.find((r) => r.path === '/stream'), {
+      message: 'a request at the sink',
+    });
     assert.equal(passwordOf(hit), PASSWORD, 'the running stream did not keep the real password');
   });
 
@@ -73,10 +73,9 @@ describe('secret scrubbing in API reads', () => {
     });
     const patched = await send(service, 'PATCH', '/streams/secretive', patch);
     assert.equal(patched.status, 200, patched.body);
-    const hit = await eventually(
-      () => sink.requests.find((r) => r.path === '/patched'),
-      'a request after PATCH',
-    );
+    const hit = await waitFor(() => sink.requests.find((r) => r.path === '/patched'), {
+      message: 'a request after PATCH',
+    });
     assert.equal(passwordOf(hit), PASSWORD);
     const got = await send(service, 'GET', '/streams/secretive');
     assert.ok(!got.body.includes(PASSWORD));
@@ -103,10 +102,9 @@ describe('secret scrubbing in API reads', () => {
     };
     const user = await send(service, 'POST', '/streams/uses_resource', JSON.stringify(stream));
     assert.equal(user.status, 200, user.body);
-    const hit = await eventually(
-      () => sink.requests.find((r) => r.path === '/resource'),
-      'a request via the resource',
-    );
+    const hit = await waitFor(() => sink.requests.find((r) => r.path === '/resource'), {
+      message: 'a request via the resource',
+    });
     assert.equal(passwordOf(hit), PASSWORD);
     assert.equal((await send(service, 'DELETE', '/streams/uses_resource?timeout=0s')).status, 200);
   });

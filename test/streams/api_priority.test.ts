@@ -3,7 +3,8 @@
 // is simply not served, so streams named `streams`, `resources` or `ready` still work.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventually, H_JSON, json, send, startService } from './support.js';
+import { waitFor } from '../helpers/kit.js';
+import { H_JSON, json, send, startService } from './support.js';
 
 const httpServerAt = (path: string) =>
   JSON.stringify({ input: { http_server: { path } }, output: { drop: {} } });
@@ -27,7 +28,7 @@ describe('API routes win over stream endpoints', () => {
       // The stream named `ready` has its own readiness at /ready/ready; /ready stays aggregated.
       assert.equal((await send(svc, 'POST', '/streams/ready', H_JSON)).status, 200);
       assert.match((await send(svc, 'GET', '/ready/ready')).body, /"statuses"/);
-      await eventually(async () => (await send(svc, 'GET', '/ready')).body === 'OK', '/ready OK');
+      await waitFor(async () => (await send(svc, 'GET', '/ready')).body === 'OK', { message: '/ready OK' });
     } finally {
       await svc.stop();
     }

@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { registry as builtins } from '../../src/components/registry.js';
 import { ConfigError } from '../../src/engine/errors.js';
 import { ManagerClosedError, StreamExistsError, StreamNotFoundError } from '../../src/streams/errors.js';
 import { resolveStreamFiles } from '../../src/streams/files.js';
-import { eventually, H, json, send, startService, tempDir } from './support.js';
+import { freePort, waitFor } from '../helpers/kit.js';
+import { H, json, send, startService, tempDir } from './support.js';
 
 const H_YAML = 'input:\n  generate:\n    mapping: root = deleted()\noutput:\n  drop: {}\n';
 const REPO = join(import.meta.dirname, '..', '..');
@@ -159,33 +159,24 @@ describe('watch mode (§7.4)', () => {
     try {
       assert.equal(await mapping('first'), 'root = deleted()');
       writeFileSync(join(dir, 'second.yaml'), H_YAML);
-      await eventually(async () => (await mapping('second')) === 'root = deleted()', 'second created');
+      await waitFor(async () => (await mapping('second')) === 'root = deleted()', {
+        message: 'second created',
+      });
       writeFileSync(join(dir, 'first.yaml'), H_YAML.replace('root = deleted()', 'root = this.changed'));
-      await eventually(async () => (await mapping('first')) === 'root = this.changed', 'first updated');
+      await waitFor(async () => (await mapping('first')) === 'root = this.changed', {
+        message: 'first updated',
+      });
       writeFileSync(join(dir, 'first.yaml'), `${H_YAML}nope: 1\n`);
       rmSync(join(dir, 'second.yaml'));
-      await eventually(
-        async () => (await send(svc, 'GET', '/streams/second')).status === 404,
-        'second deleted',
-      );
+      await waitFor(async () => (await send(svc, 'GET', '/streams/second')).status === 404, {
+        message: 'second deleted',
+      });
       assert.equal(await mapping('first'), 'root = this.changed', 'a file with lints is not applied');
     } finally {
       await svc.stop();
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /** Runs `nekton <args>` from the sources, polls its API, then stops it with SIGTERM. */
 async function runCli(
@@ -202,11 +193,10 @@ async function runCli(
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
-    await eventually(
-      async () => (await fetch(`http://127.0.0.1:${port}/ping`)).ok,
-      'the CLI to listen',
-      20_000,
-    );
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/ping`)).ok, {
+      message: 'the CLI to listen',
+      timeoutMs: 20_000,
+    });
     await whileRunning();
   } catch (err) {
     child.kill('SIGKILL');
@@ -242,13 +232,16 @@ describe('nekton streams (process)', () => {
           unknown
         >;
         assert.deepEqual(Object.keys(list), ['foo']);
-        await eventually(() => {
-          try {
-            return readFileSync(out, 'utf8').includes('foobar');
-          } catch {
-            return false;
-          }
-        }, 'foobar in the output file');
+        await waitFor(
+          () => {
+            try {
+              return readFileSync(out, 'utf8').includes('foobar');
+            } catch {
+              return false;
+            }
+          },
+          { message: 'foobar in the output file' },
+        );
       });
       assert.equal(code, 0, output);
       assert.match(output, /level=trace/);

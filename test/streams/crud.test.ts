@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseDurationNs } from '../../src/config/duration.js';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, H_BUF_JSON, H_JSON, json, send, startService } from './support.js';
+import { waitFor } from '../helpers/kit.js';
+import { H_BUF_JSON, H_JSON, json, send, startService } from './support.js';
 
 const H_YAML = 'input:\n  generate:\n    mapping: root = deleted()\noutput:\n  drop: {}\n';
 const H_BUF_YAML = `${H_YAML}buffer:\n  memory: {}\n`;
@@ -62,10 +63,14 @@ describe('streams CRUD', () => {
   it('decision 5: GET adds a status object', async () => {
     const body = json(await send(svc, 'GET', '/streams/foo')) as { status: Record<string, unknown> };
     assert.deepEqual(Object.keys(body.status), ['input_connected', 'output_connected', 'last_error']);
-    await eventually(async () => {
-      const s = (json(await send(svc, 'GET', '/streams/foo')) as { status: Record<string, unknown> }).status;
-      return s.input_connected === true && s.output_connected === true && s.last_error === null;
-    }, 'foo connected');
+    await waitFor(
+      async () => {
+        const s = (json(await send(svc, 'GET', '/streams/foo')) as { status: Record<string, unknown> })
+          .status;
+        return s.input_connected === true && s.output_connected === true && s.last_error === null;
+      },
+      { message: 'foo connected' },
+    );
   });
 
   it('6: POST of an existing id is 400 Stream already exists', async () => {
@@ -83,10 +88,13 @@ describe('streams CRUD', () => {
   });
 
   it('8: /ready eventually answers OK', async () => {
-    await eventually(async () => {
-      const r = await send(svc, 'GET', '/ready');
-      return r.status === 200 && r.body === 'OK';
-    }, '/ready 200');
+    await waitFor(
+      async () => {
+        const r = await send(svc, 'GET', '/ready');
+        return r.status === 200 && r.body === 'OK';
+      },
+      { message: '/ready 200' },
+    );
   });
 
   it('9: GET of another id is 404 Stream not found', async () => {

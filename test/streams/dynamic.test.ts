@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseDurationNs } from '../../src/config/duration.js';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, send, startService, tempDir } from './support.js';
+import { waitFor } from '../helpers/kit.js';
+import { send, startService, tempDir } from './support.js';
 
 const lines = (file: string) =>
   existsSync(file)
@@ -142,7 +143,7 @@ describe('dynamic brokers inside prefixed streams', () => {
     assert.equal((await send(svc, 'GET', '/s2/inputs')).body, '{}');
     const body = 'generate:\n  interval: 100ms\n  mapping: \'root.source = "foo"\'';
     assert.equal((await send(svc, 'POST', '/s2/inputs/foo', body)).status, 200);
-    await eventually(() => lines(out).includes('{"source":"foo"}'), 'a generated message');
+    await waitFor(() => lines(out).includes('{"source":"foo"}'), { message: 'a generated message' });
     const stored = await send(svc, 'GET', '/s2/inputs/foo');
     assert.equal(stored.status, 200);
     assert.equal(
@@ -155,10 +156,9 @@ describe('dynamic brokers inside prefixed streams', () => {
 
     const once = 'generate:\n  count: 1\n  interval: 1ns\n  mapping: \'root.source = "once"\'';
     assert.equal((await send(svc, 'POST', '/s2/inputs/once', once)).status, 200);
-    await eventually(
-      async () => (await send(svc, 'GET', '/s2/inputs/once/uptime')).body === 'stopped',
-      'the finished input to show stopped',
-    );
+    await waitFor(async () => (await send(svc, 'GET', '/s2/inputs/once/uptime')).body === 'stopped', {
+      message: 'the finished input to show stopped',
+    });
     assert.ok(lines(out).includes('{"source":"once"}'));
     const listed = JSON.parse((await send(svc, 'GET', '/s2/inputs')).body) as Record<
       string,
@@ -195,7 +195,7 @@ output:
     codec: lines
 `;
     assert.equal((await send(svc, 'POST', '/streams/s66?chilled=true', stream)).status, 200);
-    await eventually(() => lines(out).length > 0, 'the processed message');
+    await waitFor(() => lines(out).length > 0, { message: 'the processed message' });
     assert.deepEqual(lines(out), ['meow HELLO WORLD 1']);
     const stored = await send(svc, 'GET', '/s66/inputs/first');
     assert.match(stored.body, /^label: ""\ngenerate:\n/);
@@ -207,15 +207,20 @@ output:
     const stream = { input: { generate: { mapping: 'root = deleted()' } }, output: { dynamic: {} } };
     assert.equal((await send(svc, 'POST', '/streams/s3', JSON.stringify(stream))).status, 200);
     assert.equal((await send(svc, 'POST', '/s3/outputs/ok', 'drop: {}')).status, 200);
-    await eventually(async () => (await send(svc, 'GET', '/s3/ready')).status === 200, 'ready');
+    await waitFor(async () => (await send(svc, 'GET', '/s3/ready')).status === 200, { message: 'ready' });
     assert.equal((await send(svc, 'POST', '/s3/outputs/bad', 'test_unconnectable: {}')).status, 200);
-    const notReady = await eventually(async () => {
-      const r = await send(svc, 'GET', '/s3/ready');
-      return r.status === 503 && r;
-    }, 'not ready');
+    const notReady = await waitFor(
+      async () => {
+        const r = await send(svc, 'GET', '/s3/ready');
+        return r.status === 503 && r;
+      },
+      { message: 'not ready' },
+    );
     assert.match(notReady.body, /this output can never connect/);
     assert.equal((await send(svc, 'DELETE', '/s3/outputs/bad')).status, 200);
-    await eventually(async () => (await send(svc, 'GET', '/s3/ready')).status === 200, 'ready again');
+    await waitFor(async () => (await send(svc, 'GET', '/s3/ready')).status === 200, {
+      message: 'ready again',
+    });
     assert.equal((await send(svc, 'DELETE', '/streams/s3')).status, 200);
   });
 });

@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, json, send, startService, tempDir } from './support.js';
+import { waitFor } from '../helpers/kit.js';
+import { json, send, startService, tempDir } from './support.js';
 
 const lines = (file: string) =>
   existsSync(file)
@@ -62,10 +63,10 @@ describe('resource components follow replaced resources', () => {
     assert.equal((await send(svc, 'POST', '/resources/input/src', source('old'))).status, 200);
     const stream = `input:\n  resource: src\noutput:\n  file:\n    path: ${out}\n    codec: lines\n`;
     assert.equal((await send(svc, 'POST', '/streams/ri', stream)).status, 200);
-    await eventually(() => lines(out).includes('old'), 'messages of the first input');
+    await waitFor(() => lines(out).includes('old'), { message: 'messages of the first input' });
     const uptime = await uptimeOf(svc, 'ri');
     assert.equal((await send(svc, 'POST', '/resources/input/src', source('new'))).status, 200);
-    await eventually(() => lines(out).includes('new'), 'messages of the replacement');
+    await waitFor(() => lines(out).includes('new'), { message: 'messages of the replacement' });
     const seen = lines(out);
     assert.ok(seen.lastIndexOf('old') < seen.indexOf('new'), 'old messages after the swap');
     assert.ok((await uptimeOf(svc, 'ri')) > uptime, 'the stream was restarted');

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
+import { waitFor } from '../helpers/kit.js';
 import type { Loose } from './support.js';
-import { eventually, H, H_JSON, json, send, startService } from './support.js';
+import { H, H_JSON, json, send, startService } from './support.js';
 
 const FINITE = {
   input: { generate: { count: 1, interval: '', mapping: 'root = {"id":"x"}' } },
@@ -55,7 +56,7 @@ describe('stream lifecycle, readiness and stats', () => {
 
   it('32: a finished stream stays listed with active:false and a frozen uptime', async () => {
     assert.equal((await send(svc, 'POST', '/streams/finite', JSON.stringify(FINITE))).status, 200);
-    await eventually(async () => (await get('finite')).active === false, 'finite to finish');
+    await waitFor(async () => (await get('finite')).active === false, { message: 'finite to finish' });
     const first = (await get('finite')).uptime;
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal((await get('finite')).uptime, first);
@@ -116,15 +117,18 @@ describe('stream lifecycle, readiness and stats', () => {
 
   it('35: /ready names the streams that are not connected', async () => {
     assert.equal((await send(svc, 'POST', '/streams/foo', JSON.stringify(FINITE))).status, 200);
-    await eventually(async () => (await send(svc, 'GET', '/ready')).status === 200, '/ready 200');
+    await waitFor(async () => (await send(svc, 'GET', '/ready')).status === 200, { message: '/ready 200' });
     const never = { input: FINITE.input, output: { test_unconnectable: {} } };
     assert.equal((await send(svc, 'POST', '/streams/bar?chilled=true', JSON.stringify(never))).status, 200);
     const also = { input: FINITE.input, output: { test_unconnectable: {} } };
     assert.equal((await send(svc, 'POST', '/streams/aaa?chilled=true', JSON.stringify(also))).status, 200);
-    const r = await eventually(async () => {
-      const reply = await send(svc, 'GET', '/ready');
-      return reply.status === 503 && reply.body === 'streams aaa, bar are not connected\n' && reply;
-    }, '/ready 503');
+    const r = await waitFor(
+      async () => {
+        const reply = await send(svc, 'GET', '/ready');
+        return reply.status === 503 && reply.body === 'streams aaa, bar are not connected\n' && reply;
+      },
+      { message: '/ready 503' },
+    );
     assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
     const d = await get('bar');
     assert.equal(d.status.output_connected, false);
@@ -137,10 +141,9 @@ describe('stream lifecycle, readiness and stats', () => {
   it('35: the websocket variant of the spec', async () => {
     const never = { input: FINITE.input, output: { websocket: { url: 'not**a**valid**url' } } };
     assert.equal((await send(svc, 'POST', '/streams/bar?chilled=true', JSON.stringify(never))).status, 200);
-    await eventually(
-      async () => (await send(svc, 'GET', '/ready')).body === 'streams bar are not connected\n',
-      '/ready 503',
-    );
+    await waitFor(async () => (await send(svc, 'GET', '/ready')).body === 'streams bar are not connected\n', {
+      message: '/ready 503',
+    });
     assert.equal((await send(svc, 'DELETE', '/streams/bar?timeout=0s')).status, 200);
   });
 
@@ -168,10 +171,13 @@ describe('stream lifecycle, readiness and stats', () => {
   });
 
   it('39: every stream has /<id>/ready, listed in /endpoints, removed on delete (decision 6)', async () => {
-    const r = await eventually(async () => {
-      const reply = await send(svc, 'GET', '/foo/ready');
-      return reply.status === 200 && reply;
-    }, '/foo/ready 200');
+    const r = await waitFor(
+      async () => {
+        const reply = await send(svc, 'GET', '/foo/ready');
+        return reply.status === 200 && reply;
+      },
+      { message: '/foo/ready 200' },
+    );
     const body = json(r) as { statuses: Array<{ path: string; connected: boolean }> };
     assert.ok(Array.isArray(body.statuses));
     assert.deepEqual(
@@ -190,10 +196,13 @@ describe('stream lifecycle, readiness and stats', () => {
 
   it('/<id>/ready of a finished stream is 503 stream terminated', async () => {
     assert.equal((await send(svc, 'POST', '/streams/done', JSON.stringify(FINITE))).status, 200);
-    const r = await eventually(async () => {
-      const reply = await send(svc, 'GET', '/done/ready');
-      return reply.status === 503 && reply;
-    }, '/done/ready 503');
+    const r = await waitFor(
+      async () => {
+        const reply = await send(svc, 'GET', '/done/ready');
+        return reply.status === 503 && reply;
+      },
+      { message: '/done/ready 503' },
+    );
     const body = json(r) as { error: string; statuses: Array<{ connected: boolean }> };
     assert.equal(body.error, 'stream terminated');
     assert.ok(body.statuses.every((s) => !s.connected));

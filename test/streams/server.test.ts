@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../../src/engine/errors.js';
-import { eventually, H, H_JSON, json, send, startService, testRegistry } from './support.js';
+import { waitFor } from '../helpers/kit.js';
+import { H, H_JSON, json, send, startService, testRegistry } from './support.js';
 
 const QUIET = 'logger:\n  level: OFF\n';
 
@@ -86,10 +87,13 @@ describe('the streams-mode server', () => {
     try {
       assert.equal((await send(svc, 'POST', '/streams/foo', H_JSON)).status, 200);
       assert.equal((await send(svc, 'GET', '/foo/ready')).status, 404);
-      const ready = await eventually(async () => {
-        const r = await send(svc, 'GET', '/ready');
-        return r.status === 200 && r;
-      }, '/ready 200');
+      const ready = await waitFor(
+        async () => {
+          const r = await send(svc, 'GET', '/ready');
+          return r.status === 200 && r;
+        },
+        { message: '/ready 200' },
+      );
       assert.equal(ready.body, 'OK');
       const clash = { input: { http_server: { path: '/ready' } }, output: { drop: {} } };
       const r = await send(svc, 'POST', '/streams/clash', JSON.stringify(clash));

@@ -97,26 +97,6 @@ export function json(reply: Reply): Record<string, unknown> {
   return JSON.parse(reply.body) as Record<string, unknown>;
 }
 
-/** Polls until check() returns a truthy value (spec: "eventually" = up to 10 s). */
-export async function eventually<T>(
-  check: () => Promise<T> | T,
-  what = 'condition',
-  timeoutMs = 10_000,
-): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
-
 /** `test_unconnectable`: an output that never connects; `test_blackhole`: one that never acknowledges. */
 function testDoubles(): ComponentSpec[] {
   const unconnectable: ComponentSpec<Record<string, never>> = {

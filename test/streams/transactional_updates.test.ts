@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
-import { freePort } from '../helpers/cli.js';
+import { freePort } from '../helpers/kit.js';
 import { H, json, send, startService } from './support.js';
 
 /** A stream whose http_server input listens on its own address and drops what it gets. */

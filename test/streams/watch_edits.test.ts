@@ -5,7 +5,8 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { StreamsService } from '../../src/streams/service.js';
-import { eventually, json, send, startService, tempDir } from './support.js';
+import { waitFor } from '../helpers/kit.js';
+import { json, send, startService, tempDir } from './support.js';
 
 const streamYaml = (mapping: string) =>
   `input:\n  generate:\n    mapping: '${mapping}'\noutput:\n  drop: {}\n`;
@@ -23,15 +24,17 @@ function saveByRename(file: string, text: string): void {
 }
 
 async function expectMapping(svc: StreamsService, id: string, mapping: string): Promise<void> {
-  await eventually(async () => (await mappingOf(svc, id)) === mapping, `${id} to read ${mapping}`, 5_000);
+  await waitFor(async () => (await mappingOf(svc, id)) === mapping, {
+    message: `${id} to read ${mapping}`,
+    timeoutMs: 5_000,
+  });
 }
 
 async function expectGone(svc: StreamsService, id: string): Promise<void> {
-  await eventually(
-    async () => (await send(svc, 'GET', `/streams/${id}`)).status === 404,
-    `${id} deleted`,
-    5_000,
-  );
+  await waitFor(async () => (await send(svc, 'GET', `/streams/${id}`)).status === 404, {
+    message: `${id} deleted`,
+    timeoutMs: 5_000,
+  });
 }
 
 describe('watch mode keeps up with every change', () => {

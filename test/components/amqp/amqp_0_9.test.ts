@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { type Channel, type ChannelModel, type ConsumeMessage, connect } from 'amqplib';
 import { Message } from '../../../src/message/message.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
 import { AMQP_URL, messagesIn, RabbitFixtures } from './rabbitmq.js';
-import { buildOutput, type RunningStream, startStream, waitFor } from './stream_yaml.js';
+import { buildOutput, type RunningStream, startStream } from './stream_yaml.js';
 
 const URL = AMQP_URL;
 const run = randomBytes(4).toString('hex');
@@ -119,7 +119,7 @@ output:
         contentType: 'text/plain',
         headers: { 'x-trace-id': `t${i}`, 'x-nested': { inner: 'deep' } },
       });
-    await waitFor('20 messages in the sink', () => got.length >= 20);
+    await waitFor(() => got.length >= 20, { message: '20 messages in the sink' });
     const first = JSON.parse(
       (got.find((m) => m.content.includes('"m0"')) as ConsumeMessage).content.toString(),
     );
@@ -139,10 +139,13 @@ output:
     assert.equal(out.properties.headers?.amqp_routing_key, source, 'metadata travels as headers');
     assert.equal(out.properties.headers?.amqp_delivery_tag, undefined, 'excluded prefix not sent');
     assert.ok(s.stream.isReady());
-    await waitFor('source queue drained and acked', async () => {
-      const n = await messagesIn(source);
-      return n.ready === 0 && n.unacked === 0;
-    });
+    await waitFor(
+      async () => {
+        const n = await messagesIn(source);
+        return n.ready === 0 && n.unacked === 0;
+      },
+      { message: 'source queue drained and acked' },
+    );
     await stop(s);
     const after = await channel.checkQueue(source);
     assert.equal(after.messageCount, 0, 'nothing requeued after stop: all were acked');
@@ -173,7 +176,7 @@ output:
       timestamp: 1700000000,
       expiration: '60000',
     });
-    await waitFor('the message in the sink', () => got.length >= 1);
+    await waitFor(() => got.length >= 1, { message: 'the message in the sink' });
     const h = (got[0] as ConsumeMessage).properties.headers ?? {};
     assert.equal(h.amqp_exchange, x);
     assert.equal(h.amqp_routing_key, 'rk.a');
@@ -214,7 +217,7 @@ output:
 `,
     );
     for (let i = 0; i < 5; i++) channel.sendToQueue(source, Buffer.from(`r${i}`));
-    await waitFor('5 redelivered messages in the sink', () => got.length >= 5);
+    await waitFor(() => got.length >= 5, { message: '5 redelivered messages in the sink' });
     assert.deepEqual(got.map((m) => m.content.toString()).sort(), ['r0', 'r1', 'r2', 'r3', 'r4']);
     assert.ok(got.every((m) => m.properties.headers?.amqp_redelivered === 'true'));
     await stop(s);
@@ -234,10 +237,9 @@ output:
 `,
     );
     channel.sendToQueue(source, Buffer.from('bad'));
-    await waitFor(
-      'the message in the dead-letter queue',
-      async () => (await channel.checkQueue(dead)).messageCount === 1,
-    );
+    await waitFor(async () => (await channel.checkQueue(dead)).messageCount === 1, {
+      message: 'the message in the dead-letter queue',
+    });
     await stop(s);
     assert.equal((await channel.checkQueue(source)).messageCount, 0, 'not requeued');
   });
@@ -263,7 +265,7 @@ output:
 `,
     );
     for (let i = 0; i < 10; i++) channel.sendToQueue(source, Buffer.from(`a${i}`));
-    await waitFor('first 10', () => got.length >= 10);
+    await waitFor(() => got.length >= 10, { message: 'first 10' });
     // Kill both connections while messages are in flight (unacked deliveries, unconfirmed
     // publishes): publishing goes on until rabbitmqctl (slow to start on a loaded machine) is done.
     const pids = await connectionPids(`nekton input in_${run}`, `nekton output out_${run}`);
@@ -281,13 +283,16 @@ output:
     for (let i = 0; i < 10; i++) channel.sendToQueue(source, Buffer.from(`c${i}`));
     const total = 20 + published;
     const bodies = () => new Set(got.map((m) => m.content.toString()));
-    await waitFor(`all ${total} after the reconnect`, () => bodies().size >= total, 30_000);
+    await waitFor(() => bodies().size >= total, {
+      message: `all ${total} after the reconnect`,
+      timeoutMs: 30_000,
+    });
     assert.equal(bodies().size, total);
     assert.ok(
       atKill < 10 + published,
       `the connections were closed with messages in flight (${atKill} of ${10 + published} through)`,
     );
-    await waitFor('ready again', () => s.stream.isReady());
+    await waitFor(() => s.stream.isReady(), { message: 'ready again' });
     await stop(s);
     assert.equal((await channel.checkQueue(source)).messageCount, 0);
   });
@@ -308,15 +313,15 @@ output:
     key: ${sink}
 `);
     const output = () => s.stream.statuses().find((st) => st.path.startsWith('output'));
-    await waitFor('the output connected', () => output()?.connected === true);
+    await waitFor(() => output()?.connected === true, { message: 'the output connected' });
     const [pid] = await connectionPids(`nekton output idle_${run}`);
     const seen: boolean[] = [];
     const watching = setInterval(() => seen.push(output()?.connected === true), 5);
     try {
       await closeConnection(pid!);
       // The outage shows (briefly: the engine redials at once) and the output comes back by itself.
-      await waitFor('the outage noticed', () => seen.includes(false), 20_000);
-      await waitFor('connected again', () => output()?.connected === true, 20_000);
+      await waitFor(() => seen.includes(false), { message: 'the outage noticed', timeoutMs: 20_000 });
+      await waitFor(() => output()?.connected === true, { message: 'connected again', timeoutMs: 20_000 });
     } finally {
       clearInterval(watching);
     }
@@ -352,12 +357,15 @@ output:
     key: sink
 `,
       );
-      await waitFor('ready', () => s.stream.isReady(), 20_000);
+      await waitFor(() => s.stream.isReady(), { message: 'ready', timeoutMs: 20_000 });
       await ctl('delete_vhost', vhost);
-      const [input] = await waitFor('the outage on the input status', () => {
-        const st = s.stream.statuses();
-        return st[0] && !st[0].connected && st[0].error ? st : null;
-      });
+      const [input] = await waitFor(
+        () => {
+          const st = s.stream.statuses();
+          return st[0] && !st[0].connected && st[0].error ? st : null;
+        },
+        { message: 'the outage on the input status' },
+      );
       assert.equal(s.stream.isReady(), false);
       assert.ok(s.stream.active, 'still running, retrying');
       assert.match(input?.error ?? '', new RegExp(`127\\.0\\.0\\.1:5672/${vhost}`));
@@ -367,16 +375,22 @@ output:
       const ch = await vh.createChannel();
       await ch.assertQueue('sink');
       // The engine's reconnect backoff reaches 10s while rabbitmqctl (slow on a loaded machine) works.
-      await waitFor('the input connected again', () => s.stream.statuses()[0]?.connected, 30_000);
+      await waitFor(() => s.stream.statuses()[0]?.connected, {
+        message: 'the input connected again',
+        timeoutMs: 30_000,
+      });
       for (let i = 0; i < 10; i++) ch.sendToQueue('work', Buffer.from(`v${i}`));
       const got: string[] = [];
       await ch.consume('sink', (m) => m && got.push(m.content.toString()), { noAck: true });
-      await waitFor('10 messages through after the reconnect', () => got.length >= 10, 30_000);
+      await waitFor(() => got.length >= 10, {
+        message: '10 messages through after the reconnect',
+        timeoutMs: 30_000,
+      });
       assert.deepEqual(
         got.sort(),
         Array.from({ length: 10 }, (_, i) => `v${i}`),
       );
-      await waitFor('ready again', () => s.stream.isReady());
+      await waitFor(() => s.stream.isReady(), { message: 'ready again' });
       await stop(s);
     } finally {
       await vh?.close().catch(() => undefined);
@@ -455,10 +469,13 @@ output:
     exchange: ''
 `,
     );
-    const statuses = await waitFor('both errors reported', () => {
-      const st = s.stream.statuses();
-      return st.every((x) => x.error) ? st : null;
-    });
+    const statuses = await waitFor(
+      () => {
+        const st = s.stream.statuses();
+        return st.every((x) => x.error) ? st : null;
+      },
+      { message: 'both errors reported' },
+    );
     const [input, output] = statuses;
     assert.equal(s.stream.isReady(), false);
     assert.match(input?.error ?? '', /amqp:\/\/guest:!!!SECRET_SCRUBBED!!!@127\.0\.0\.1:5672/);
@@ -474,9 +491,9 @@ output:
     const s = await start(`${inputYaml(name('missing'))}output:
   drop: {}
 `);
-    const [input] = await waitFor('the input error', () =>
-      s.stream.statuses()[0]?.error ? s.stream.statuses() : null,
-    );
+    const [input] = await waitFor(() => (s.stream.statuses()[0]?.error ? s.stream.statuses() : null), {
+      message: 'the input error',
+    });
     assert.match(
       input?.error ?? '',
       /127\.0\.0\.1:5672.*cannot consume queue nekton-test-missing.*NOT_FOUND/,

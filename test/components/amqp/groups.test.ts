@@ -9,10 +9,10 @@ import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { pino } from 'pino';
 import type { AmqpInputConfig } from '../../../src/components/amqp/input_fields.js';
 import { AmqpReader } from '../../../src/components/amqp/reader.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
 import { TLS_OFF } from '../../helpers/tls.js';
 import { AMQP_URL, messagesIn, RabbitFixtures } from './rabbitmq.js';
-import { startStream, waitFor } from './stream_yaml.js';
+import { startStream } from './stream_yaml.js';
 
 const URL = AMQP_URL;
 const run = randomBytes(4).toString('hex');
@@ -77,16 +77,18 @@ output:
 `);
     try {
       const expected = Array.from({ length: n }, (_, i) => `M${i}`).sort();
-      await waitFor(
-        `all ${n} messages in the sink`,
-        () => new Set(got.map((m) => m.content.toString())).size === n,
-        20_000,
-      );
-      assert.deepEqual([...new Set(got.map((m) => m.content.toString()))].sort(), expected);
-      await waitFor('source drained and acked', async () => {
-        const q = await messagesIn(source);
-        return q.ready === 0 && q.unacked === 0;
+      await waitFor(() => new Set(got.map((m) => m.content.toString())).size === n, {
+        message: `all ${n} messages in the sink`,
+        timeoutMs: 20_000,
       });
+      assert.deepEqual([...new Set(got.map((m) => m.content.toString()))].sort(), expected);
+      await waitFor(
+        async () => {
+          const q = await messagesIn(source);
+          return q.ready === 0 && q.unacked === 0;
+        },
+        { message: 'source drained and acked' },
+      );
     } finally {
       await s.stop();
       await reader.close();
@@ -101,7 +103,9 @@ output:
     const reader = new AmqpReader(readerConfig(source, 10), pino({ level: 'silent' }));
     await reader.connect();
     try {
-      await waitFor('all 10 sent to the reader', async () => (await messagesIn(source)).unacked === 10);
+      await waitFor(async () => (await messagesIn(source)).unacked === 10, {
+        message: 'all 10 sent to the reader',
+      });
       const first = await reader.read();
       assert.equal(first?.batch[0]?.text(), 'e0');
       // Give the rest of the prefetch window time to arrive.
@@ -121,10 +125,13 @@ output:
       assert.equal(again?.batch[0]?.text(), 'e3', 'the nacked message is redelivered');
       assert.equal(again?.batch[0]?.getMeta('amqp_redelivered'), 'true');
       await again!.ack(null);
-      await waitFor('everything acked, the channel still open', async () => {
-        const q = await messagesIn(source);
-        return q.ready === 0 && q.unacked === 0;
-      });
+      await waitFor(
+        async () => {
+          const q = await messagesIn(source);
+          return q.ready === 0 && q.unacked === 0;
+        },
+        { message: 'everything acked, the channel still open' },
+      );
     } finally {
       await reader.close();
     }

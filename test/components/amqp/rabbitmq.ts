@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { type Channel, type ChannelModel, connect } from 'amqplib';
+import { AMQP_URL } from '../../helpers/kit.js';
 
 /** Ready + unacknowledged messages of a queue (RabbitMQ counts both only via the CLI). */
 export async function messagesIn(q: string): Promise<{ ready: number; unacked: number }> {
@@ -18,7 +19,7 @@ export async function messagesIn(q: string): Promise<{ ready: number; unacked: n
   return { ready: Number(ready), unacked: Number(unacked) };
 }
 
-export const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672/';
+export { AMQP_URL };
 
 /** A test file's own connection to RabbitMQ: declares uniquely named queues and exchanges, deletes them at the end. */
 export class RabbitFixtures {

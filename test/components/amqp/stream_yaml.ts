@@ -30,23 +30,6 @@ export async function startStream(yaml: string): Promise<RunningStream> {
   return { stream, done, stop: () => stream.stop(5000) };
 }
 
-/** Polls until check returns a truthy value or the deadline passes (then throws with what). */
-type Maybe<T> = T | null | undefined | false;
-
-export async function waitFor<T>(
-  what: string,
-  check: () => Maybe<T> | Promise<Maybe<T>>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Builds only the output of a config (a full config, so it lints like a real one). */
 export async function buildOutput(yaml: string): Promise<Output> {
   const parsed = parseYaml(yaml, 'test.yaml');

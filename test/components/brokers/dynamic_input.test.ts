@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DynamicInput } from '../../../src/components/inputs/dynamic.js';
 import { createTestContext } from '../../helpers/context.js';
-import { AckLedger, testRegistry, until } from './support.js';
+import { waitFor } from '../../helpers/kit.js';
+import { AckLedger, testRegistry } from './support.js';
 
 function dynamicInput() {
   const ledger = new AckLedger();
@@ -36,7 +37,10 @@ describe('dynamic input', () => {
     await input.setFromBody('b', source('b', 200));
     const seen = await consume(input, 500);
     assert.equal(new Set(seen).size, 500);
-    await until(() => !input.crud.isRunning('a') && !input.crud.isRunning('b'), 'both to stop');
+    await waitFor(() => !input.crud.isRunning('a') && !input.crud.isRunning('b'), {
+      message: 'both to stop',
+      intervalMs: 5,
+    });
     for (const outcomes of ledger.outcomes.values()) assert.deepEqual(outcomes, [null]);
     // With every member gone the input waits for new ones instead of ending.
     let ended = false;
@@ -64,7 +68,7 @@ describe('dynamic input', () => {
   it('closing nacks what was read ahead but never handed out', async () => {
     const { input, ledger } = dynamicInput();
     await input.setFromBody('a', source('a', 10));
-    await until(() => ledger.outcomes.size === 0, 'nothing acked yet');
+    await waitFor(() => ledger.outcomes.size === 0, { message: 'nothing acked yet', intervalMs: 5 });
     await new Promise((r) => setTimeout(r, 20));
     await input.close();
     for (const outcomes of ledger.outcomes.values())

@@ -6,7 +6,8 @@ import { DynamicOutput } from '../../../src/components/outputs/dynamic.js';
 import type { Output } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
-import { AckLedger, MemberOutput, testRegistry, until } from './support.js';
+import { waitFor } from '../../helpers/kit.js';
+import { AckLedger, MemberOutput, testRegistry } from './support.js';
 
 function dynamicWith(...members: MemberOutput[]) {
   const map = new Map<string, Output>(members.map((m) => [m.name, m]));
@@ -37,7 +38,7 @@ describe('dynamic output', () => {
     const { good, flaky, output } = await goodAndFlaky();
     let done = false;
     const write = output.write(msg('x')).then(() => (done = true));
-    await until(() => flaky.attempts >= 1, 'a first failed attempt');
+    await waitFor(() => flaky.attempts >= 1, { message: 'a first failed attempt', intervalMs: 5 });
     assert.equal(done, false);
     flaky.mode = 'ok';
     await write;
@@ -51,7 +52,10 @@ describe('dynamic output', () => {
     const { good, flaky, output } = await goodAndFlaky();
     let done = false;
     const write = output.writeGroup([msg('a'), msg('b'), msg('c')]).then(() => (done = true));
-    await until(() => flaky.attempts >= 3, 'a first failed attempt of the group');
+    await waitFor(() => flaky.attempts >= 3, {
+      message: 'a first failed attempt of the group',
+      intervalMs: 5,
+    });
     assert.equal(done, false);
     flaky.mode = 'ok';
     await write;
@@ -71,7 +75,7 @@ describe('dynamic output', () => {
       () => (outcome = 'acked'),
       (err: Error) => (outcome = err.message),
     );
-    await until(() => good.received.length === 1, 'the good member to get it');
+    await waitFor(() => good.received.length === 1, { message: 'the good member to get it', intervalMs: 5 });
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(outcome, 'pending');
     await output.remove('stuck');

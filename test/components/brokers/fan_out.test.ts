@@ -5,7 +5,8 @@ import { FanOutOutput } from '../../../src/components/brokers/fan_out.js';
 import { RetryOutput } from '../../../src/components/outputs/retry.js';
 import type { Batch } from '../../../src/message/message.js';
 import { Message } from '../../../src/message/message.js';
-import { MemberOutput, until } from './support.js';
+import { waitFor } from '../../helpers/kit.js';
+import { MemberOutput } from './support.js';
 
 const msg = (text: string) => [new Message(text)];
 
@@ -117,7 +118,7 @@ describe('fan-out broker', () => {
       if (i % 97 === 0) await new Promise((r) => setImmediate(r));
     }
     await Promise.all(writes);
-    await until(() => acks.size === 10_000, 'every ack');
+    await waitFor(() => acks.size === 10_000, { message: 'every ack', intervalMs: 5 });
     assert.ok([...acks.values()].every((c) => c === 1));
     for (const m of pool) {
       assert.equal(m.received.length, expected.get(m)!.size, m.name);

@@ -89,14 +89,6 @@ export async function streamFromYaml(yaml: string, options: TestEnvOptions & { r
   return { stream, ...test };
 }
 
-export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 /**
  * A registry with `test_member` (an output looked up by `name` in `members`) and `test_source`
  * (an input of `count` messages `<prefix>0..`, acks recorded in `ledger`), plus every built-in.

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import type { Message } from '../../../src/message/message.js';
-import { buildInput, closedPort, eventually, startServer, stopServer } from './support.js';
+import { closedPort, waitFor } from '../../helpers/kit.js';
+import { buildInput, startServer, stopServer } from './support.js';
 
 interface Seen {
   method: string;
@@ -115,7 +116,7 @@ output:
   drop: {}
 `);
     const reading = input.read();
-    const status = await eventually(() => input.statuses()[0]?.error, 'a connection error');
+    const status = await waitFor(() => input.statuses()[0]?.error, { message: 'a connection error' });
     assert.equal(input.statuses()[0]?.connected, false);
     assert.match(status, new RegExp(`127\\.0\\.0\\.1:${port}`));
     assert.match(status, /ECONNREFUSED/);
@@ -204,7 +205,7 @@ output:
   drop: {}
 `);
     void input.read();
-    const error = await eventually(() => input.statuses()[0]?.error, 'a connection error');
+    const error = await waitFor(() => input.statuses()[0]?.error, { message: 'a connection error' });
     assert.match(error, /HTTP status 503/);
     assert.match(error, new RegExp(base.replace(/\./g, '\\.')));
     await input.close();

@@ -6,9 +6,10 @@ import { BatchHandoff } from '../../../src/components/http/handoff.js';
 import { HttpServerWriter, spec } from '../../../src/components/outputs/http_server.js';
 import { HttpServer } from '../../../src/http/server.js';
 import { Message } from '../../../src/message/message.js';
+import { waitFor } from '../../helpers/kit.js';
 import { send, startService } from '../../streams/support.js';
 import { configOf } from '../reference.js';
-import { buildStream, eventually } from './support.js';
+import { buildStream } from './support.js';
 
 async function ownServer(overrides: Record<string, unknown> = {}) {
   const writer = new HttpServerWriter(configOf(spec, { address: '127.0.0.1:0', ...overrides }));
@@ -83,7 +84,7 @@ describe('http_server output (own address)', () => {
     await writer.write([new Message('s2')]);
     assert.equal(await streamed, 's1s2');
     // A write racing the disconnect can land in the dead socket's buffer: wait until it is seen.
-    await eventually(() => writer.activeStreamClients() === 0, 'the stream client to be gone');
+    await waitFor(() => writer.activeStreamClients() === 0, { message: 'the stream client to be gone' });
 
     const ws = wsMessages(`ws://${base}/get/ws`, 3);
     await writer.write([new Message('w1'), new Message('w2')]);
@@ -186,10 +187,13 @@ describe('http_server output (streams mode)', () => {
         output: { http_server: {} },
       };
       assert.equal((await send(svc, 'POST', '/streams/foo', JSON.stringify(config))).status, 200);
-      const got = await eventually(async () => {
-        const r = await send(svc, 'GET', '/foo/get');
-        return r.status === 200 ? r.body : '';
-      }, 'a message at /foo/get');
+      const got = await waitFor(
+        async () => {
+          const r = await send(svc, 'GET', '/foo/get');
+          return r.status === 200 ? r.body : '';
+        },
+        { message: 'a message at /foo/get' },
+      );
       assert.equal(got, 'from-foo');
       assert.equal((await send(svc, 'GET', '/get')).status, 404);
       const { texts, ws } = await wsMessages(`ws://127.0.0.1:${svc.http.port}/foo/get/ws`, 1);

@@ -48,27 +48,3 @@ export function stopServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((r) => server.close(() => r()));
 }
-
-/** A loopback port nothing listens on (bound once, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-/** Polls until check() returns a truthy value, or fails after timeoutMs. */
-export async function eventually<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

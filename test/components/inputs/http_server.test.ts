@@ -5,6 +5,7 @@ import { HttpServerReader, spec } from '../../../src/components/inputs/http_serv
 import { responseStoreOf } from '../../../src/components/sync_response_store.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';
 
 async function startReader(overrides: Record<string, unknown> = {}) {
@@ -130,7 +131,7 @@ describe('http_server input', () => {
         async (r) => `${body}:${r.status}:${await r.text()}`,
       );
     const replies = Promise.all(['a', 'b', 'c'].map(post));
-    while (reader.pendingRequests() < 3) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => reader.pendingRequests() >= 3, { message: 'three pending requests', intervalMs: 5 });
     const group = reader.readBufferedGroup(10);
     assert.ok(group);
     assert.equal(group.batches.length, 3);

@@ -18,7 +18,8 @@ import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestEnv } from '../../helpers/context.js';
-import { buildInput, closedPort, eventually } from '../http_connectors/support.js';
+import { closedPort, waitFor } from '../../helpers/kit.js';
+import { buildInput } from '../http_connectors/support.js';
 
 const provider = schemaProvider(registry);
 
@@ -309,7 +310,10 @@ output:
   drop: {}
 `);
     void input.read();
-    const error = await eventually(() => input.statuses()[0]?.error, 'a connection error', 15_000);
+    const error = await waitFor(() => input.statuses()[0]?.error, {
+      message: 'a connection error',
+      timeoutMs: 15_000,
+    });
     assert.equal(input.statuses()[0]?.connected, false);
     assert.match(error, new RegExp(`seed brokers 127\\.0\\.0\\.1:${port}`));
     assert.match(error, /ECONNREFUSED|connect/i);
@@ -323,7 +327,10 @@ output:
     seed_brokers: [ 127.0.0.1:${port} ]
     topic: out
 `);
-    const error = await eventually(() => output.statuses()[0]?.error, 'a connection error', 15_000);
+    const error = await waitFor(() => output.statuses()[0]?.error, {
+      message: 'a connection error',
+      timeoutMs: 15_000,
+    });
     assert.equal(output.statuses()[0]?.connected, false);
     assert.match(error, new RegExp(`seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
     await output.close();
@@ -349,7 +356,10 @@ ${quick}output:
   drop: {}
 `);
         void input.read();
-        const inputError = await eventually(() => input.statuses()[0]?.error, 'an input error', 15_000);
+        const inputError = await waitFor(() => input.statuses()[0]?.error, {
+          message: 'an input error',
+          timeoutMs: 15_000,
+        });
         assert.equal(input.statuses()[0]?.connected, false);
         assert.match(inputError, new RegExp(`seed brokers ${address}: .*is this a Kafka broker`));
         await input.close();
@@ -360,7 +370,10 @@ ${quick}output:
     topic: out
     timeout: 300ms
 ${quick}`);
-        const outputError = await eventually(() => output.statuses()[0]?.error, 'an output error', 15_000);
+        const outputError = await waitFor(() => output.statuses()[0]?.error, {
+          message: 'an output error',
+          timeoutMs: 15_000,
+        });
         assert.equal(output.statuses()[0]?.connected, false);
         assert.match(outputError, new RegExp(`seed brokers ${address}: .*is this a Kafka broker`));
         await output.close();

@@ -19,7 +19,8 @@ import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { NotConnectedError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
-import { buildInput, closedPort, eventually } from '../http_connectors/support.js';
+import { closedPort, waitFor } from '../../helpers/kit.js';
+import { buildInput } from '../http_connectors/support.js';
 import { fakeKafka } from './stand_in.js';
 
 const provider = schemaProvider(registry);
@@ -198,7 +199,10 @@ output:
   drop: {}
 `);
     void input.read();
-    const error = await eventually(() => input.statuses()[0]?.error, 'a connection error', 15_000);
+    const error = await waitFor(() => input.statuses()[0]?.error, {
+      message: 'a connection error',
+      timeoutMs: 15_000,
+    });
     assert.equal(input.statuses()[0]?.connected, false);
     assert.match(error, new RegExp(`kafka: seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
     await input.close();
@@ -426,7 +430,10 @@ output:
   drop: {}
 `);
     void input.read();
-    const error = await eventually(() => input.statuses()[0]?.error, 'a connection error', 15_000);
+    const error = await waitFor(() => input.statuses()[0]?.error, {
+      message: 'a connection error',
+      timeoutMs: 15_000,
+    });
     assert.equal(input.statuses()[0]?.connected, false);
     assert.match(error, new RegExp(`redpanda: seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
     await input.close();

@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { connectAsync, type IPublishPacket, type MqttClient } from 'mqtt';
-import { isReachable, requireService } from '../../helpers/services.js';
-import { type RunningStream, startStream, waitFor } from '../amqp/stream_yaml.js';
+import { freePort, isReachable, MQTT_URL, requireService, waitFor } from '../../helpers/kit.js';
+import { type RunningStream, startStream } from '../amqp/stream_yaml.js';
 
 const URL = 'tcp://127.0.0.1:1883';
 const run = randomBytes(4).toString('hex');
@@ -22,7 +21,7 @@ const clients: MqttClient[] = [];
 let streams: RunningStream[] = [];
 
 async function client(options: { clientId?: string; clean?: boolean } = {}): Promise<MqttClient> {
-  const c = await connectAsync('mqtt://127.0.0.1:1883', { reconnectPeriod: 0, ...options });
+  const c = await connectAsync(MQTT_URL, { reconnectPeriod: 0, ...options });
   c.on('error', () => undefined);
   clients.push(c);
   return c;
@@ -50,7 +49,7 @@ async function stop(s: RunningStream): Promise<void> {
 
 /** Removes the persistent session a test left on the shared broker. */
 async function forgetSession(clientId: string): Promise<void> {
-  const c = await connectAsync('mqtt://127.0.0.1:1883', { clientId, clean: true, reconnectPeriod: 0 });
+  const c = await connectAsync(MQTT_URL, { clientId, clean: true, reconnectPeriod: 0 });
   await c.endAsync();
 }
 
@@ -89,9 +88,9 @@ output:
     topic: '${base}/rt/out/\${! @mqtt_topic.split("/").index(-1) }'
     qos: 2
 `);
-    await waitFor('the retained message', () => got.length >= 1);
+    await waitFor(() => got.length >= 1, { message: 'the retained message' });
     for (let i = 0; i < 10; i++) await pub.publishAsync(`${base}/rt/in/d${i}`, `m${i}`, { qos: 1 });
-    await waitFor('11 messages out', () => got.length >= 11);
+    await waitFor(() => got.length >= 11, { message: '11 messages out' });
     const bodies = got.map((p) => JSON.parse(p.payload.toString()));
     assert.deepEqual(bodies[0], {
       body: 'retained-one',
@@ -144,9 +143,9 @@ output:
             - mapping: 'root = content().string() + if @mqtt_duplicate { " (dup)" } else { "" }'
 `;
       const s = await start(config);
-      await waitFor('connected', () => s.stream.isReady());
+      await waitFor(() => s.stream.isReady(), { message: 'connected' });
       for (const body of ['before', 'poison', 'after']) await pub.publishAsync(`${topic}/in`, body, { qos });
-      await waitFor('all three delivered', () => got.length >= 3);
+      await waitFor(() => got.length >= 3, { message: 'all three delivered' });
       const seen = got.map((p) => p.payload.toString());
       assert.ok(seen.includes(qos === 1 ? 'poison (dup)' : 'poison'), `redelivered: ${seen}`);
       // 'after' may come flagged as a duplicate: the broker had already sent it (unread, behind
@@ -158,9 +157,9 @@ output:
       // Everything delivered was acknowledged: the same session, resumed, gets only what is new.
       got.length = 0;
       const again = await start(config);
-      await waitFor('reconnected', () => again.stream.isReady());
+      await waitFor(() => again.stream.isReady(), { message: 'reconnected' });
       await pub.publishAsync(`${topic}/in`, 'marker', { qos });
-      await waitFor('the marker', () => got.length >= 1);
+      await waitFor(() => got.length >= 1, { message: 'the marker' });
       assert.deepEqual(
         got.map((p) => p.payload.toString()),
         ['marker'],
@@ -189,21 +188,22 @@ output:
     client_id: ${outId}
     topic: ${base}/rc/out
 `);
-    await waitFor('connected', () => s.stream.isReady());
+    await waitFor(() => s.stream.isReady(), { message: 'connected' });
     for (let i = 0; i < 5; i++) await pub.publishAsync(`${base}/rc/in`, `a${i}`, { qos: 1 });
-    await waitFor('first 5', () => got.length >= 5);
+    await waitFor(() => got.length >= 5, { message: 'first 5' });
     // A client with the same id takes the session over: Mosquitto closes nekton's connections
     // only. nekton reconnects, which closes the usurpers in turn.
     const usurpers = [await client({ clientId: inId, clean: false }), await client({ clientId: outId })];
-    await waitFor('the input reconnected and took its session back', () => !usurpers[0]?.connected);
+    await waitFor(() => !usurpers[0]?.connected, {
+      message: 'the input reconnected and took its session back',
+    });
     for (let i = 0; i < 5; i++) await pub.publishAsync(`${base}/rc/in`, `b${i}`, { qos: 1 });
-    await waitFor(
-      'all 10 after reconnecting',
-      () => new Set(got.map((p) => p.payload.toString())).size >= 10,
-      20_000,
-    );
+    await waitFor(() => new Set(got.map((p) => p.payload.toString())).size >= 10, {
+      message: 'all 10 after reconnecting',
+      timeoutMs: 20_000,
+    });
     assert.equal(usurpers[1]?.connected, false, 'the output reconnected and took its id back');
-    await waitFor('ready again', () => s.stream.isReady());
+    await waitFor(() => s.stream.isReady(), { message: 'ready again' });
     await stop(s);
   });
 
@@ -215,7 +215,7 @@ output:
     writeFileSync(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\n`);
     const startBroker = async () => {
       const b: ChildProcess = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
-      await waitFor('the private broker', () => portOpen(port));
+      await waitFor(() => portOpen(port), { message: 'the private broker' });
       return b;
     };
     const killBroker = async (b: ChildProcess) => {
@@ -247,37 +247,36 @@ output:
     urls: [ tcp://127.0.0.1:${port} ]
     topic: ${base}/pk/out
 `);
-      await waitFor('connected', () => s.stream.isReady());
+      await waitFor(() => s.stream.isReady(), { message: 'connected' });
       let pub = await connectAsync(url, { reconnectPeriod: 0 });
       own.push(pub);
       for (let i = 0; i < 3; i++) await pub.publishAsync(`${base}/pk/in`, `a${i}`, { qos: 1 });
-      await waitFor('the first 3', () => got.length >= 3);
+      await waitFor(() => got.length >= 3, { message: 'the first 3' });
 
       await killBroker(broker);
-      await waitFor('not ready while the broker is down', () => !s.stream.isReady());
+      await waitFor(() => !s.stream.isReady(), { message: 'not ready while the broker is down' });
       const down = s.stream.statuses().find((st) => st.error)?.error ?? '';
       assert.match(down, new RegExp(`127\\.0\\.0\\.1:${port}`), `the error names the address: ${down}`);
       assert.ok(s.stream.active, 'the stream stays up');
       // The output has written nothing since the kill, and reports the outage all the same.
       await waitFor(
-        'the idle output to report the outage',
         () => s.stream.statuses().find((st) => st.path.startsWith('output'))?.connected === false,
+        { message: 'the idle output to report the outage' },
       );
 
       broker = await startBroker();
       // Both reconnect by themselves: the output too, although nothing was written since the kill.
-      await waitFor('ready again without a write', () => s.stream.isReady(), 20_000);
+      await waitFor(() => s.stream.isReady(), { message: 'ready again without a write', timeoutMs: 20_000 });
       await collectPrivate(got);
       pub = await connectAsync(url, { reconnectPeriod: 0 });
       own.push(pub);
       for (let i = 0; i < 3; i++) await pub.publishAsync(`${base}/pk/in`, `b${i}`, { qos: 1 });
-      await waitFor(
-        'the next 3 after the restart',
-        () => got.filter((b) => b.startsWith('b')).length >= 3,
-        20_000,
-      );
+      await waitFor(() => got.filter((b) => b.startsWith('b')).length >= 3, {
+        message: 'the next 3 after the restart',
+        timeoutMs: 20_000,
+      });
       assert.deepEqual(got.filter((b) => b.startsWith('b')).sort(), ['b0', 'b1', 'b2']);
-      await waitFor('ready', () => s.stream.isReady());
+      await waitFor(() => s.stream.isReady(), { message: 'ready' });
       await stop(s);
     } finally {
       for (const c of own) c.end(true);
@@ -297,10 +296,13 @@ output:
     urls: [ tcp://127.0.0.1:1 ]
     topic: x
 `);
-    const statuses = await waitFor('both errors', () => {
-      const st = s.stream.statuses();
-      return st.every((x) => x.error) ? st : null;
-    });
+    const statuses = await waitFor(
+      () => {
+        const st = s.stream.statuses();
+        return st.every((x) => x.error) ? st : null;
+      },
+      { message: 'both errors' },
+    );
     for (const st of statuses) assert.match(st.error ?? '', /tcp:\/\/127\.0\.0\.1:1.*ECONNREFUSED/);
     assert.equal(s.stream.isReady(), false);
     assert.ok(s.stream.active);
@@ -323,7 +325,7 @@ output:
     );
     const broker: ChildProcess = spawn('mosquitto', ['-c', join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
     try {
-      await waitFor('the private broker', () => portOpen(port));
+      await waitFor(() => portOpen(port), { message: 'the private broker' });
       const s = await start(`input:
   mqtt:
     urls: [ tcp://127.0.0.1:${port} ]
@@ -337,12 +339,14 @@ output:
     user: alice
     password: secret
 `);
-      const [input] = await waitFor('the input error', () =>
-        s.stream.statuses()[0]?.error ? s.stream.statuses() : null,
-      );
+      const [input] = await waitFor(() => (s.stream.statuses()[0]?.error ? s.stream.statuses() : null), {
+        message: 'the input error',
+      });
       assert.match(input?.error ?? '', /tcp:\/\/127\.0\.0\.1:\d+.*Not authorized/i);
       assert.doesNotMatch(input?.error ?? '', /wrong-password/);
-      await waitFor('the output connected with the right password', () => s.stream.statuses()[1]?.connected);
+      await waitFor(() => s.stream.statuses()[1]?.connected, {
+        message: 'the output connected with the right password',
+      });
       assert.equal(s.stream.isReady(), false);
       await stop(s);
     } finally {
@@ -351,17 +355,6 @@ output:
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 function portOpen(port: number): Promise<boolean> {
   return connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 500 }).then(

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { requireService } from '../../helpers/services.js';
-import { type RunningStream, startStream, waitFor } from '../amqp/stream_yaml.js';
+import { MQTT_URL, requireService, waitFor } from '../../helpers/kit.js';
+import { type RunningStream, startStream } from '../amqp/stream_yaml.js';
 
 const base = `nekton-test/${randomBytes(4).toString('hex')}/topics`;
 
@@ -20,7 +20,7 @@ describe('mqtt output with topics it can never publish', () => {
 
   it('fails a message whose topic holds #, +, NUL or 70 KB, and publishes the ones after it', async (t) => {
     if (!(await requireService(t, 'mqtt'))) return;
-    const sub = await connectAsync('mqtt://127.0.0.1:1883', { reconnectPeriod: 0 });
+    const sub = await connectAsync(MQTT_URL, { reconnectPeriod: 0 });
     sub.on('error', () => undefined);
     clients.push(sub);
     const got: string[] = [];
@@ -39,11 +39,10 @@ output:
     topic: '\${! match content().string() { "2" => "${base}/bad/#", "3" => "${base}/bad/+/x", "4" => "${base}/bad/" + "\\u0000", "5" => "${base}/" + "x".repeat(70000), _ => "${base}/ok/" + content().string() } }'
 `);
     streams.push(stream);
-    await waitFor(
-      'messages 1 and 6',
-      () => got.includes(`${base}/ok/1`) && got.includes(`${base}/ok/6`),
-      20_000,
-    );
+    await waitFor(() => got.includes(`${base}/ok/1`) && got.includes(`${base}/ok/6`), {
+      message: 'messages 1 and 6',
+      timeoutMs: 20_000,
+    });
     assert.deepEqual(
       got.filter((topic) => !topic.startsWith(`${base}/ok/`)),
       [],

@@ -9,11 +9,11 @@ import type { OutputWriter } from '../../../src/engine/component.js';
 import { Registry } from '../../../src/engine/registry.js';
 import { Stream } from '../../../src/engine/stream.js';
 import type { Message } from '../../../src/message/message.js';
-import { eventually, freePort } from '../../helpers/cli.js';
 import { createTestEnv } from '../../helpers/context.js';
+import { freePort, NATS_URL, waitFor } from '../../helpers/kit.js';
 import { PrivateServer } from '../../helpers/private_server.js';
 
-export const NATS_URL = 'nats://127.0.0.1:4222';
+export { NATS_URL };
 
 /** A name no other test run uses: subjects, streams, durables and buckets. */
 export function unique(prefix: string): string {
@@ -86,8 +86,6 @@ export function client(url = NATS_URL): Promise<NatsConnection> {
   return connect({ servers: url });
 }
 
-export { eventually };
-
 /** A nats-server of the test's own, with JetStream storing in a temporary directory. */
 export class PrivateNatsServer extends PrivateServer {
   private constructor(port: number) {
@@ -109,14 +107,13 @@ export class PrivateNatsServer extends PrivateServer {
   }
 
   protected waitReady(): Promise<unknown> {
-    return eventually(
+    return waitFor(
       async () => {
         const nc = await connect({ servers: this.url, reconnect: false });
         await nc.close();
         return true;
       },
-      10_000,
-      `nats-server on port ${this.port}`,
+      { message: `nats-server on port ${this.port}` },
     );
   }
 }

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { freePort } from '../../helpers/cli.js';
-import { requireService } from '../../helpers/services.js';
-import { Capture, client, eventually, NATS_URL, type RunningStream, startStream, unique } from './harness.js';
+import { freePort, requireService, waitFor } from '../../helpers/kit.js';
+import { Capture, client, NATS_URL, type RunningStream, startStream, unique } from './harness.js';
 
 function inputYaml(subject: string, extra = ''): string {
   return `input:
@@ -15,7 +14,10 @@ ${extra}output:
 }
 
 async function connected(running: RunningStream): Promise<void> {
-  await eventually(() => running.stream.statuses().every((s) => s.connected), 5000, 'the stream to connect');
+  await waitFor(() => running.stream.statuses().every((s) => s.connected), {
+    message: 'the stream to connect',
+    timeoutMs: 5000,
+  });
 }
 
 describe('nats input and output (core NATS)', () => {
@@ -43,7 +45,7 @@ output:
     metadata:
       include_prefixes: [ trace_ ]
 `);
-      await eventually(() => consumer.capture.messages.length === 5, 5000, '5 messages');
+      await waitFor(() => consumer.capture.messages.length === 5, { message: '5 messages', timeoutMs: 5000 });
       await producer.stop();
       const got = consumer.capture.messages;
       assert.deepEqual(got.map((m) => (m.structured() as { n: number }).n).sort(), [1, 2, 3, 4, 5]);
@@ -71,11 +73,10 @@ output:
       await connected(b);
       for (let i = 0; i < 100; i++) nc.publish(subject, `m${i}`);
       await nc.flush();
-      await eventually(
-        () => a.capture.messages.length + b.capture.messages.length === 100,
-        5000,
-        '100 messages between both members',
-      );
+      await waitFor(() => a.capture.messages.length + b.capture.messages.length === 100, {
+        message: '100 messages between both members',
+        timeoutMs: 5000,
+      });
       const all = [...a.capture.texts(), ...b.capture.texts()];
       assert.equal(new Set(all).size, 100, 'no message delivered twice');
       assert.ok(a.capture.messages.length > 0 && b.capture.messages.length > 0, 'both members got work');
@@ -122,13 +123,12 @@ output:
     subject: nowhere
 `);
     try {
-      const statuses = await eventually(
+      const statuses = await waitFor(
         () => {
           const s = running.stream.statuses();
           return s.length === 2 && s.every((x) => x.error) ? s : null;
         },
-        5000,
-        'both components to report the failure',
+        { message: 'both components to report the failure', timeoutMs: 5000 },
       );
       for (const s of statuses ?? []) {
         assert.equal(s.connected, false);

@@ -6,12 +6,11 @@ import { connect } from '@nats-io/transport-node';
 import { spec as outputSpec } from '../../../src/components/outputs/nats_jetstream.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
-import { isReachable, requireService } from '../../helpers/services.js';
+import { isReachable, requireService, waitFor } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';
 import {
   Capture,
   client,
-  eventually,
   NATS_URL,
   PrivateNatsServer,
   type RunningStream,
@@ -33,11 +32,9 @@ ${extra}output:
 }
 
 async function connected(running: RunningStream): Promise<void> {
-  await eventually(
-    () => running.stream.statuses().every((s) => s.connected),
-    10_000,
-    'the stream to connect',
-  );
+  await waitFor(() => running.stream.statuses().every((s) => s.connected), {
+    message: 'the stream to connect',
+  });
 }
 
 describe('nats_jetstream input and output', () => {
@@ -88,7 +85,7 @@ output:
     const durable = unique('durable');
     const consumer = await startStream(inputYaml(NATS_URL, stream, `${base}.>`, durable));
     try {
-      await eventually(() => consumer.capture.messages.length === 5, 10_000, '5 messages');
+      await waitFor(() => consumer.capture.messages.length === 5, { message: '5 messages' });
       const got = [...consumer.capture.messages].sort(
         (x, y) => Number(x.getMeta('nats_sequence_stream')) - Number(y.getMeta('nats_sequence_stream')),
       );
@@ -106,13 +103,12 @@ output:
         assert.equal(m.getMeta('Source'), 'nekton-test');
       }
       // Acked after delivery: the server has nothing pending or unacknowledged for the durable.
-      await eventually(
+      await waitFor(
         async () => {
           const info = await consumerInfo(stream, durable);
           return info.num_ack_pending === 0 && info.num_pending === 0 && info.delivered.stream_seq === 5;
         },
-        5000,
-        'the consumer to have every message acked',
+        { message: 'the consumer to have every message acked', timeoutMs: 5000 },
       );
     } finally {
       await producer.stop();
@@ -132,15 +128,14 @@ output:
     const durable = unique('durable');
     const consumer = await startStream(inputYaml(NATS_URL, stream, subject, durable), capture);
     try {
-      await eventually(() => capture.messages.length === 3, 10_000, '3 redelivered messages');
+      await waitFor(() => capture.messages.length === 3, { message: '3 redelivered messages' });
       assert.deepEqual(capture.texts().sort(), ['m0', 'm1', 'm2']);
       assert.ok(capture.failures >= 3, 'each message was refused once');
       for (const m of capture.messages) assert.equal(m.getMeta('nats_num_delivered'), 2);
-      await eventually(
-        async () => (await consumerInfo(stream, durable)).num_ack_pending === 0,
-        5000,
-        'no unacknowledged messages',
-      );
+      await waitFor(async () => (await consumerInfo(stream, durable)).num_ack_pending === 0, {
+        message: 'no unacknowledged messages',
+        timeoutMs: 5000,
+      });
     } finally {
       await consumer.stop();
     }
@@ -162,7 +157,10 @@ output:
     );
     try {
       const all = () => [...a.capture.texts(), ...b.capture.texts()];
-      await eventually(() => new Set(all()).size === 200, 15_000, '200 messages between both inputs');
+      await waitFor(() => new Set(all()).size === 200, {
+        message: '200 messages between both inputs',
+        timeoutMs: 15_000,
+      });
       assert.ok(a.capture.messages.length > 0 && b.capture.messages.length > 0, 'both inputs got work');
       assert.equal(all().length, 200, 'no message was delivered twice');
     } finally {
@@ -176,13 +174,12 @@ output:
     const missing = unique('MISSING');
     const running = await startStream(inputYaml(NATS_URL, missing, 'whatever', 'd'));
     try {
-      const failed = await eventually(
+      const failed = await waitFor(
         () => {
           const failed = running.stream.statuses().filter((s) => s.error);
           return failed.length > 0 ? failed : null;
         },
-        5000,
-        'the input to report the failure',
+        { message: 'the input to report the failure', timeoutMs: 5000 },
       );
       const status = failed?.[0];
       assert.match(
@@ -252,13 +249,19 @@ output:
 `,
       );
       const capture = consumer.capture;
-      await eventually(() => capture.messages.length >= 40, 10_000, 'consumption to be under way');
+      await waitFor(() => capture.messages.length >= 40, { message: 'consumption to be under way' });
       await server.kill();
       const atKill = capture.messages.length;
-      await eventually(() => !consumer?.stream.isReady(), 5000, 'the outage to show on the status');
+      await waitFor(() => !consumer?.stream.isReady(), {
+        message: 'the outage to show on the status',
+        timeoutMs: 5000,
+      });
       await server.restart();
       await publish(200, 300);
-      await eventually(() => new Set(capture.texts()).size === 300, 20_000, 'all 300 messages');
+      await waitFor(() => new Set(capture.texts()).size === 300, {
+        message: 'all 300 messages',
+        timeoutMs: 20_000,
+      });
       assert.ok(atKill < 200, `the kill happened mid-stream (${atKill} of the first 200 were in)`);
       const ids = new Set(capture.texts().map(Number));
       for (let i = 0; i < 300; i++) assert.ok(ids.has(i), `message ${i} arrived`);

@@ -6,9 +6,8 @@ import { spec as cacheSpec } from '../../../src/components/caches/nats_kv.js';
 import { spec as processorSpec } from '../../../src/components/processors/nats_kv.js';
 import type { Cache, Processor } from '../../../src/engine/component.js';
 import { type Batch, Message } from '../../../src/message/message.js';
-import { freePort } from '../../helpers/cli.js';
 import { createTestContext } from '../../helpers/context.js';
-import { isReachable, requireService } from '../../helpers/services.js';
+import { freePort, isReachable, requireService } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';
 import { client, NATS_URL, unique } from './harness.js';
 

@@ -8,9 +8,9 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { spec as cacheSpec } from '../../../src/components/caches/nats_kv.js';
 import type { Cache } from '../../../src/engine/component.js';
 import { createTestContext } from '../../helpers/context.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';
-import { eventually, PrivateNatsServer, type RunningStream, startStream } from './harness.js';
+import { PrivateNatsServer, type RunningStream, startStream } from './harness.js';
 
 /** A client that rides out the test's own outages. */
 function reconnecting(server: PrivateNatsServer): Promise<NatsConnection> {
@@ -19,10 +19,9 @@ function reconnecting(server: PrivateNatsServer): Promise<NatsConnection> {
 
 /** Waits for the input to report the outage. */
 async function inputDown(run: RunningStream, port: number): Promise<void> {
-  const status = await eventually(
+  const status = await waitFor(
     () => run.stream.statuses().find((s) => s.path.startsWith('input') && !s.connected && s.error),
-    5000,
-    'the input to report the outage',
+    { message: 'the input to report the outage', timeoutMs: 5000 },
   );
   assert.match(status?.error ?? '', new RegExp(`127\\.0\\.0\\.1:${port}`));
   assert.equal(run.stream.isReady(), false);
@@ -53,14 +52,23 @@ output:
     subject: tick
 `);
       const got = consumer.capture;
-      await eventually(() => got.messages.length >= 3, 5000, 'messages before the outage');
+      await waitFor(() => got.messages.length >= 3, {
+        message: 'messages before the outage',
+        timeoutMs: 5000,
+      });
       await server.kill();
       await inputDown(consumer, server.port);
       await server.restart();
       const before = got.messages.length;
       // Core NATS keeps nothing while down; what is published after the restart must arrive.
-      await eventually(() => got.messages.length >= before + 5, 15_000, 'messages after the restart');
-      await eventually(() => consumer?.stream.isReady() && producer?.stream.isReady(), 5000, 'both ready');
+      await waitFor(() => got.messages.length >= before + 5, {
+        message: 'messages after the restart',
+        timeoutMs: 15_000,
+      });
+      await waitFor(() => consumer?.stream.isReady() && producer?.stream.isReady(), {
+        message: 'both ready',
+        timeoutMs: 5000,
+      });
       assert.equal(got.messages.at(-1)?.getMeta('nats_subject'), 'tick');
     } finally {
       await producer?.stop();
@@ -89,20 +97,21 @@ output:
         );
       }
       const outputs = () => runs.map((r) => r.stream.statuses().find((s) => s.path.startsWith('output')));
-      await eventually(() => outputs().every((s) => s?.connected), 5000, 'both outputs connected');
+      await waitFor(() => outputs().every((s) => s?.connected), {
+        message: 'both outputs connected',
+        timeoutMs: 5000,
+      });
       await server.kill();
-      const down = await eventually(
-        () => (outputs().every((s) => s && !s.connected) ? outputs() : null),
-        5000,
-        'both idle outputs to report the outage',
-      );
+      const down = await waitFor(() => (outputs().every((s) => s && !s.connected) ? outputs() : null), {
+        message: 'both idle outputs to report the outage',
+        timeoutMs: 5000,
+      });
       for (const s of down ?? []) assert.match(s?.error ?? '', new RegExp(`127\\.0\\.0\\.1:${server.port}`));
       await server.restart();
-      await eventually(
-        () => runs.every((r) => r.stream.isReady()),
-        20_000,
-        'both ready again, without a write',
-      );
+      await waitFor(() => runs.every((r) => r.stream.isReady()), {
+        message: 'both ready again, without a write',
+        timeoutMs: 20_000,
+      });
     } finally {
       for (const r of runs) await r.stop();
       await server.dispose();
@@ -127,12 +136,15 @@ output:
     subject: 'out.\${! content() }'
 `);
       const stored = async () => (await (await jetstreamManager(nc)).streams.info('OUT')).state.messages;
-      await eventually(async () => (await stored()) >= 20, 5000, 'publishing under way');
+      await waitFor(async () => (await stored()) >= 20, { message: 'publishing under way', timeoutMs: 5000 });
       const atKill = await stored();
       await server.kill();
       assert.ok(atKill < 200, `killed mid-stream (${atKill} of 200 stored)`);
       await server.restart();
-      await eventually(async () => (await stored()) >= 200, 20_000, 'at least 200 stored');
+      await waitFor(async () => (await stored()) >= 200, {
+        message: 'at least 200 stored',
+        timeoutMs: 20_000,
+      });
       // At-least-once: a publish confirmed just before the kill may be stored twice, none missing.
       const seen = new Set<string>();
       const consumer = await (await jetstreamManager(nc)).consumers.add('OUT', { ack_policy: 'none' });
@@ -173,7 +185,7 @@ output:
       await server.kill();
       await assert.rejects(c.get('k'), new RegExp(`127\\.0\\.0\\.1:${server.port}`));
       await server.restart();
-      const value = await eventually(() => c.get('k'), 10_000, 'the cache to work again');
+      const value = await waitFor(() => c.get('k'), { message: 'the cache to work again' });
       assert.equal(Buffer.from(value ?? []).toString(), 'v1');
       await c.set('k', Buffer.from('v2'));
       assert.equal(Buffer.from((await c.get('k')) ?? []).toString(), 'v2');

@@ -7,7 +7,7 @@ import { SwitchOutput } from '../../../src/components/outputs/switch.js';
 import type { Output } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
-import { CallRecorder, GroupCallRecorder } from '../../helpers/recording_outputs.js';
+import { CallRecorder, GroupCallRecorder } from '../../helpers/kit.js';
 
 const group = (...values: number[]) => values.map((n) => [new Message(JSON.stringify({ n }))]);
 

@@ -6,8 +6,8 @@ import { WebSocketServer } from 'ws';
 import { spec } from '../../../src/components/outputs/websocket.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
+import { closedPort, waitFor } from '../../helpers/kit.js';
 import { TLS_OFF } from '../../helpers/tls.js';
-import { closedPort, eventually } from '../http_connectors/support.js';
 
 const tls = TLS_OFF;
 
@@ -39,7 +39,7 @@ describe('websocket output', () => {
     );
     await output.write([new Message('one'), new Message('two')]);
     await output.write([new Message('three')]);
-    await eventually(() => frames.length === 3 || undefined, 'three frames');
+    await waitFor(() => frames.length === 3 || undefined, { message: 'three frames' });
     assert.deepEqual(frames, ['one', 'two', 'three']);
     assert.equal(auth, `Basic ${Buffer.from('u:p').toString('base64')}`);
     await output.close();
@@ -52,12 +52,12 @@ describe('websocket output', () => {
       { url: `ws://127.0.0.1:${port}/in`, tls },
       createTestContext({ type: 'websocket' }),
     );
-    const error = await eventually(() => output.statuses()[0]?.error, 'a connection error');
+    const error = await waitFor(() => output.statuses()[0]?.error, { message: 'a connection error' });
     assert.equal(output.statuses()[0]?.connected, false);
     assert.match(error, new RegExp(`127\\.0\\.0\\.1:${port}`));
     const late = await server(port);
     await output.write([new Message('finally')]);
-    await eventually(() => late.frames.length === 1 || undefined, 'the frame');
+    await waitFor(() => late.frames.length === 1 || undefined, { message: 'the frame' });
     assert.deepEqual(late.frames, ['finally']);
     await output.close();
     await stop(late.wss);
@@ -70,13 +70,15 @@ describe('websocket output', () => {
       createTestContext({ type: 'websocket' }),
     );
     await output.write([new Message('a')]);
-    await eventually(() => frames.includes('a') || undefined, 'a before the drop');
+    await waitFor(() => frames.includes('a') || undefined, { message: 'a before the drop' });
     const dropped = [...wss.clients];
     for (const c of dropped) c.terminate();
-    await eventually(() => dropped.every((c) => !wss.clients.has(c)) || undefined, 'the connection dropped');
+    await waitFor(() => dropped.every((c) => !wss.clients.has(c)) || undefined, {
+      message: 'the connection dropped',
+    });
     await new Promise((r) => setTimeout(r, 50));
     await output.write([new Message('b')]);
-    await eventually(() => frames.includes('b') || undefined, 'b after the reconnect');
+    await waitFor(() => frames.includes('b') || undefined, { message: 'b after the reconnect' });
     assert.deepEqual(frames, ['a', 'b']);
     await output.close();
     await stop(wss);
@@ -88,13 +90,13 @@ describe('websocket output', () => {
       { url: `ws://127.0.0.1:${port}/in`, tls },
       createTestContext({ type: 'websocket' }),
     );
-    await eventually(() => output.statuses()[0]?.connected || undefined, 'connected');
-    const first = await eventually(() => [...wss.clients][0], 'the server sees the client');
+    await waitFor(() => output.statuses()[0]?.connected || undefined, { message: 'connected' });
+    const first = await waitFor(() => [...wss.clients][0], { message: 'the server sees the client' });
     first.terminate();
     // Nothing is written: only the output noticing the drop by itself can open a new connection.
-    await eventually(
+    await waitFor(
       () => ([...wss.clients].some((c) => c !== first) && output.statuses()[0]?.connected) || undefined,
-      'a new connection, without a write',
+      { message: 'a new connection, without a write' },
     );
     await output.close();
     await stop(wss);
@@ -107,17 +109,19 @@ describe('websocket output', () => {
       createTestContext({ type: 'websocket' }),
     );
     await output.write([new Message('before')]);
-    await eventually(() => first.frames.includes('before') || undefined, 'the first frame');
+    await waitFor(() => first.frames.includes('before') || undefined, { message: 'the first frame' });
     // A clean close handshake: once the server sees it finish, the client knows it is closed.
     const closing = [...first.wss.clients].map((c) => new Promise((r) => c.once('close', r)));
     for (const c of first.wss.clients) c.close();
     await Promise.all(closing);
     await stop(first.wss);
     const retried = output.write([new Message('after')]);
-    await eventually(() => output.statuses()[0]?.connected === false || undefined, 'the loss noticed');
+    await waitFor(() => output.statuses()[0]?.connected === false || undefined, {
+      message: 'the loss noticed',
+    });
     const second = await server(first.port);
     await retried;
-    await eventually(() => second.frames.length === 1 || undefined, 'the retried frame');
+    await waitFor(() => second.frames.length === 1 || undefined, { message: 'the retried frame' });
     assert.deepEqual(first.frames, ['before']);
     assert.deepEqual(second.frames, ['after']);
     await output.close();
@@ -139,9 +143,9 @@ describe('websocket output', () => {
       { url: `ws://127.0.0.1:${port}/in`, tls },
       createTestContext({ type: 'websocket' }),
     );
-    await eventually(() => sockets.length === 1 || undefined, 'the handshake to start');
+    await waitFor(() => sockets.length === 1 || undefined, { message: 'the handshake to start' });
     await output.close();
-    await eventually(() => closed.length === 1 || undefined, 'the client to drop the connection');
+    await waitFor(() => closed.length === 1 || undefined, { message: 'the client to drop the connection' });
     assert.equal(output.statuses()[0]?.connected, false);
     await assert.rejects(output.write([new Message('late')]), /closed/);
     await new Promise((r) => silent.close(r));

@@ -10,8 +10,9 @@ import { ConfigError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
 import { createMetricsRegistry, type MetricsRegistry } from '../../../src/metrics/index.js';
 import { createTestEnv } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/kit.js';
 import { send as sendHttp, startServer } from '../../http/support.js';
-import { eventually, send, startService } from '../../streams/support.js';
+import { send, startService } from '../../streams/support.js';
 
 /** The config as written; fields left out take their defaults. */
 type MetricConfig = Parameters<typeof spec.build>[0];
@@ -164,7 +165,7 @@ describe('metric processor in streams mode', () => {
       };
       assert.equal((await send(svc, 'POST', '/streams/s1', JSON.stringify(config))).status, 200);
       const line = 'custom_seen{kind="x",label="",path="root.pipeline.processors.0",stream="s1"} 3';
-      await eventually(async () => (await send(svc, 'GET', '/metrics')).body.includes(line), line);
+      await waitFor(async () => (await send(svc, 'GET', '/metrics')).body.includes(line), { message: line });
     } finally {
       await svc.stop();
     }

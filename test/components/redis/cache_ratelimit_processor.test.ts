@@ -7,7 +7,7 @@ import { type ConfigKind, schemaProvider } from '../../../src/config/schema.js';
 import type { Cache, Processor, RateLimit } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestEnv } from '../../helpers/context.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService } from '../../helpers/kit.js';
 import { Admin, REDIS_URL, uniqueName } from './helpers.js';
 
 const provider = schemaProvider(registry);

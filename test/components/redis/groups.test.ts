@@ -9,9 +9,9 @@ import {
   RedisStreamsReader,
 } from '../../../src/components/inputs/redis_streams.js';
 import { blockingAllowanceMs, redisTarget } from '../../../src/components/redis/client.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
 import { TLS_OFF } from '../../helpers/tls.js';
-import { Admin, pendingCount, REDIS_URL, readStream, startStream, uniqueName, waitFor } from './helpers.js';
+import { Admin, pendingCount, REDIS_URL, readStream, startStream, uniqueName } from './helpers.js';
 
 let admin: Admin;
 
@@ -76,18 +76,19 @@ output:
     id: '\${! if content().string() == "msg-150" && count("${counter}") == 1 { "0-0" } else { "*" } }'
 `);
     try {
-      await waitFor(
-        `all ${n} entries in the destination`,
-        async () => new Set((await readStream(admin, dest)).map(([, f]) => f.body)).size === n,
-        15_000,
-      );
+      await waitFor(async () => new Set((await readStream(admin, dest)).map(([, f]) => f.body)).size === n, {
+        message: `all ${n} entries in the destination`,
+        timeoutMs: 15_000,
+      });
       const bodies = (await readStream(admin, dest)).map(([, f]) => f.body);
       assert.deepEqual([...new Set(bodies)].sort(), Array.from({ length: n }, (_, i) => `msg-${i}`).sort());
       assert.equal(bodies.filter((b) => b === 'msg-150').length, 1, 'the failed entry is written once');
       // The output names the XADD that failed (issue 29): only msg-150 is replayed, the other
       // entries of its group were written and are not written again.
       assert.equal(bodies.length, n, 'entries of the failed group that were written went again');
-      await waitFor('nothing pending', async () => (await pendingCount(admin, source, 'g')) === 0);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 0, {
+        message: 'nothing pending',
+      });
     } finally {
       await run.stop();
     }
@@ -121,9 +122,13 @@ output:
       const again = await reader.read();
       assert.equal(again?.batch[0]?.text(), 'e3');
       assert.equal(again?.batch[0]?.getMeta('redis_stream'), nackedId);
-      await waitFor('nine entries acked', async () => (await pendingCount(admin, source, 'g')) === 1);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 1, {
+        message: 'nine entries acked',
+      });
       await again!.ack(null);
-      await waitFor('nothing pending', async () => (await pendingCount(admin, source, 'g')) === 0);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 0, {
+        message: 'nothing pending',
+      });
     } finally {
       await reader.close();
     }

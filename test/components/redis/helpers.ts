@@ -7,12 +7,13 @@ import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { Stream } from '../../../src/engine/stream.js';
-import { freePort } from '../../helpers/cli.js';
 import { createTestEnv, type TestEnv } from '../../helpers/context.js';
+import { freePort, REDIS_URL, waitFor } from '../../helpers/kit.js';
 import { PrivateServer } from '../../helpers/private_server.js';
 import { TLS_OFF } from '../../helpers/tls.js';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+export { REDIS_URL };
+
 const provider = schemaProvider(registry);
 
 /** A key name no other test run uses. */
@@ -94,19 +95,6 @@ export async function startStream(yaml: string): Promise<RunningStream> {
   };
 }
 
-/** Polls until check returns a truthy value or the deadline passes (then throws with the last value). */
-export async function waitFor<T>(what: string, check: () => Promise<T> | T, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await check();
-    if (last) return last;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** The field/value pairs of a stream entry as an object. */
 export function entryFields(raw: RedisReply): Record<string, string> {
   const out: Record<string, string> = {};
@@ -168,16 +156,19 @@ export class PrivateRedisServer extends PrivateServer {
       client_name: '',
       tls: TLS_OFF,
     });
-    return waitFor(`redis-server on port ${this.port}`, async () => {
-      const c = await RedisConnection.open(target, pino({ level: 'silent' })).catch(() => null);
-      if (!c) return false;
-      const ok = await c.send(['PING']).then(
-        () => true,
-        () => false,
-      );
-      await c.close();
-      return ok;
-    });
+    return waitFor(
+      async () => {
+        const c = await RedisConnection.open(target, pino({ level: 'silent' })).catch(() => null);
+        if (!c) return false;
+        const ok = await c.send(['PING']).then(
+          () => true,
+          () => false,
+        );
+        await c.close();
+        return ok;
+      },
+      { message: `redis-server on port ${this.port}` },
+    );
   }
 
   /** A plain connection to this server. */

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RedisReply } from '../../../src/components/redis/client.js';
-import { requireService } from '../../helpers/services.js';
-import { Admin, REDIS_URL, startStream, uniqueName, waitFor } from './helpers.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
+import { Admin, REDIS_URL, startStream, uniqueName } from './helpers.js';
 
 let admin: Admin;
 
@@ -33,7 +33,7 @@ output:
     key: '${dest}'
 `);
     try {
-      await waitFor('4 items', async () => (await admin.send<number>('LLEN', dest)) === 4);
+      await waitFor(async () => (await admin.send<number>('LLEN', dest)) === 4, { message: '4 items' });
       assert.deepEqual(await admin.send('LRANGE', dest, '0', '-1'), ['a', 'b', 'c', 'd']);
       assert.equal(await admin.send<number>('LLEN', source), 0);
     } finally {
@@ -61,7 +61,9 @@ output:
     command: lpush
 `);
     try {
-      await waitFor('3 items', async () => (await admin.send<number>('LLEN', `${dest}:x`)) === 2);
+      await waitFor(async () => (await admin.send<number>('LLEN', `${dest}:x`)) === 2, {
+        message: '3 items',
+      });
       // brpop takes x2 first, lpush puts later items at the head.
       assert.deepEqual(await admin.send('LRANGE', `${dest}:x`, '0', '-1'), ['x1', 'x2']);
       assert.deepEqual(await admin.send('LRANGE', `${dest}:y`, '0', '-1'), ['y1']);
@@ -90,19 +92,21 @@ output:
     key: '${dest}'
 `);
     try {
-      await waitFor('subscribed', () => run.stream.isReady());
+      await waitFor(() => run.stream.isReady(), { message: 'subscribed' });
       // PUBLISH answers how many subscribers got it: wait until our pattern subscription is live.
-      await waitFor(
-        'a subscriber',
-        async () => (await admin.send<number>('PUBLISH', `${prefix}.warmup`, 'w')) > 0,
-      );
+      await waitFor(async () => (await admin.send<number>('PUBLISH', `${prefix}.warmup`, 'w')) > 0, {
+        message: 'a subscriber',
+      });
       await admin.send('PUBLISH', `${prefix}.a`, 'hello');
       await admin.send('PUBLISH', `${prefix}.b`, 'world');
       await admin.send('PUBLISH', `other.${prefix}`, 'not matched');
-      await waitFor('2 messages', async () => {
-        const items = await admin.send<string[]>('LRANGE', dest, '0', '-1');
-        return items.includes(`world|${prefix}.b`);
-      });
+      await waitFor(
+        async () => {
+          const items = await admin.send<string[]>('LRANGE', dest, '0', '-1');
+          return items.includes(`world|${prefix}.b`);
+        },
+        { message: '2 messages' },
+      );
       const items = (await admin.send<string[]>('LRANGE', dest, '0', '-1')).filter(
         (i) => !i.startsWith('w|'),
       );
@@ -150,7 +154,7 @@ output:
     channel: '${channel}.\${! if content().number() % 2 == 0 { "even" } else { "odd" } }'
 `);
     try {
-      await waitFor('4 messages', () => received.length === 4);
+      await waitFor(() => received.length === 4, { message: '4 messages' });
       assert.deepEqual(received.sort(), ['even:2', 'even:4', 'odd:1', 'odd:3']);
     } finally {
       await run.stop();
@@ -181,10 +185,9 @@ output:
       source: nekton
 `);
     try {
-      await waitFor(
-        'both hashes',
-        async () => (await admin.send<number>('EXISTS', `${prefix}:1`, `${prefix}:2`)) === 2,
-      );
+      await waitFor(async () => (await admin.send<number>('EXISTS', `${prefix}:1`, `${prefix}:2`)) === 2, {
+        message: 'both hashes',
+      });
       const flat = await admin.send<RedisReply[]>('HGETALL', `${prefix}:2`);
       const hash: Record<string, string> = {};
       for (let i = 0; i < flat.length; i += 2) hash[String(flat[i])] = String(flat[i + 1]);

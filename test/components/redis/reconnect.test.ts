@@ -10,7 +10,7 @@ import { type ConfigKind, schemaProvider } from '../../../src/config/schema.js';
 import type { Cache, Processor, RateLimit } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestEnv } from '../../helpers/context.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
 import {
   Admin,
   PrivateRedisServer,
@@ -18,7 +18,6 @@ import {
   type RunningStream,
   startStream,
   uniqueName,
-  waitFor,
 } from './helpers.js';
 
 const provider = schemaProvider(registry);
@@ -27,10 +26,13 @@ const config = (kind: ConfigKind, raw: Record<string, unknown>) =>
 
 /** Waits until the components of the stream (or only its input) report a lost connection, and returns the errors. */
 async function outage(run: RunningStream, which: 'all' | 'input' = 'all'): Promise<string[]> {
-  const statuses = await waitFor('the outage on the status', () => {
-    const st = run.stream.statuses().filter((s) => which === 'all' || s.path.startsWith('input'));
-    return st.every((s) => !s.connected && s.error) ? st : null;
-  });
+  const statuses = await waitFor(
+    () => {
+      const st = run.stream.statuses().filter((s) => which === 'all' || s.path.startsWith('input'));
+      return st.every((s) => !s.connected && s.error) ? st : null;
+    },
+    { message: 'the outage on the status' },
+  );
   assert.equal(run.stream.isReady(), false);
   assert.equal(run.stream.active, true, 'still running, retrying');
   return (statuses ?? []).map((s) => s.error ?? '');
@@ -72,7 +74,7 @@ output:
     stream: dst
 `);
       const d = direct;
-      await waitFor('some delivered', async () => (await d.send<number>(['XLEN', 'dst'])) > 10);
+      await waitFor(async () => (await d.send<number>(['XLEN', 'dst'])) > 10, { message: 'some delivered' });
       const atKill = await d.send<number>(['XLEN', 'dst']);
       assert.ok(atKill < 100, `killed mid-stream (${atKill} of 100 through)`);
       await direct.close();
@@ -87,12 +89,18 @@ output:
         const entries = await live.send<string[][]>(['XRANGE', 'dst', '-', '+']);
         return new Set(entries.map((e) => String((e[1] as unknown as string[])[1])));
       };
-      await waitFor('all 150 delivered after the restart', async () => (await bodies()).size === 150, 15_000);
-      await waitFor('nothing pending', async () => {
-        const summary = await live.send<RedisReply[]>(['XPENDING', 'src', 'g']);
-        return Number(summary[0]) === 0;
+      await waitFor(async () => (await bodies()).size === 150, {
+        message: 'all 150 delivered after the restart',
+        timeoutMs: 15_000,
       });
-      await waitFor('ready again', () => run?.stream.isReady());
+      await waitFor(
+        async () => {
+          const summary = await live.send<RedisReply[]>(['XPENDING', 'src', 'g']);
+          return Number(summary[0]) === 0;
+        },
+        { message: 'nothing pending' },
+      );
+      await waitFor(() => run?.stream.isReady(), { message: 'ready again' });
     } finally {
       await run?.stop();
       await direct?.close();
@@ -117,15 +125,18 @@ output:
     stream: idle
 `);
       const output = () => run!.stream.statuses().find((s) => s.path.startsWith('output'));
-      await waitFor('the output connected', () => output()?.connected === true);
+      await waitFor(() => output()?.connected === true, { message: 'the output connected' });
       await server.kill();
-      const lost = await waitFor('the outage on the idle output', () =>
-        output()?.connected === false ? output() : null,
-      );
+      const lost = await waitFor(() => (output()?.connected === false ? output() : null), {
+        message: 'the outage on the idle output',
+      });
       assert.match(lost?.error ?? '', new RegExp(`127\\.0\\.0\\.1:${server.port}`));
       assert.equal(run.stream.isReady(), false);
       await server.restart();
-      await waitFor('connected again without any write', () => output()?.connected === true, 15_000);
+      await waitFor(() => output()?.connected === true, {
+        message: 'connected again without any write',
+        timeoutMs: 15_000,
+      });
       assert.equal(run.stream.isReady(), true);
     } finally {
       await run?.stop();
@@ -155,7 +166,7 @@ output:
         pipe(`redis_pubsub: { url: '${server.url}', channels: [ chan ] }`, 'from-pubsub'),
       );
       runs.push(sub);
-      await waitFor('both ready', () => list.stream.isReady() && sub.stream.isReady());
+      await waitFor(() => list.stream.isReady() && sub.stream.isReady(), { message: 'both ready' });
       await server.kill();
       for (const run of runs) {
         const errors = await outage(run, 'input');
@@ -164,13 +175,21 @@ output:
       await server.restart();
       direct = await server.admin();
       const d = direct;
-      await waitFor('both ready again', () => list.stream.isReady() && sub.stream.isReady(), 15_000);
-      await d.send(['RPUSH', 'src', 'a', 'b', 'c']);
-      await waitFor('the pubsub input subscribed again', async () => {
-        await d.send(['PUBLISH', 'chan', 'p']);
-        return (await d.send<number>(['LLEN', 'from-pubsub'])) > 0;
+      await waitFor(() => list.stream.isReady() && sub.stream.isReady(), {
+        message: 'both ready again',
+        timeoutMs: 15_000,
       });
-      await waitFor('the list items', async () => (await d.send<number>(['LLEN', 'from-list'])) === 3);
+      await d.send(['RPUSH', 'src', 'a', 'b', 'c']);
+      await waitFor(
+        async () => {
+          await d.send(['PUBLISH', 'chan', 'p']);
+          return (await d.send<number>(['LLEN', 'from-pubsub'])) > 0;
+        },
+        { message: 'the pubsub input subscribed again' },
+      );
+      await waitFor(async () => (await d.send<number>(['LLEN', 'from-list'])) === 3, {
+        message: 'the list items',
+      });
       assert.deepEqual(await d.send(['LRANGE', 'from-list', '0', '-1']), ['a', 'b', 'c']);
     } finally {
       for (const run of runs) await run.stop();

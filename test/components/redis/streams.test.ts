@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { RedisStreamsReader } from '../../../src/components/inputs/redis_streams.js';
 import { redisTarget } from '../../../src/components/redis/client.js';
-import { requireService } from '../../helpers/services.js';
-import { Admin, pendingCount, REDIS_URL, readStream, startStream, uniqueName, waitFor } from './helpers.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
+import { Admin, pendingCount, REDIS_URL, readStream, startStream, uniqueName } from './helpers.js';
 
 let admin: Admin;
 
@@ -63,10 +63,9 @@ describe('redis_streams', () => {
       }),
     );
     try {
-      await waitFor(
-        '20 entries in the destination',
-        async () => (await admin.send<number>('XLEN', dest)) === 20,
-      );
+      await waitFor(async () => (await admin.send<number>('XLEN', dest)) === 20, {
+        message: '20 entries in the destination',
+      });
       const entries = await readStream(admin, dest);
       const sourceIds = (await readStream(admin, source)).map(([id]) => id);
       assert.deepEqual(
@@ -78,7 +77,9 @@ describe('redis_streams', () => {
       // The input's metadata (redis_stream: the source entry id) travels as a field too.
       assert.equal(first?.redis_stream, sourceIds[1]);
       assert.equal(first?.source_id, sourceIds[1]);
-      await waitFor('nothing pending', async () => (await pendingCount(admin, source, 'g')) === 0);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 0, {
+        message: 'nothing pending',
+      });
     } finally {
       await run.stop();
     }
@@ -95,17 +96,20 @@ describe('redis_streams', () => {
     // Without auto_replay_nacks the nack reaches the input, which delivers the pending entry again.
     const run = await startStream(pipeYaml({ source, dest, group: 'g', replay: false }));
     try {
-      await waitFor('entries read and pending', async () => (await pendingCount(admin, source, 'g')) === 5);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 5, {
+        message: 'entries read and pending',
+      });
       await new Promise((r) => setTimeout(r, 200));
       assert.equal(await pendingCount(admin, source, 'g'), 5, 'failed entries must not be acked');
       await admin.send('DEL', dest);
-      await waitFor(
-        'redelivered entries',
-        async () => (await admin.send<number>('XLEN', dest).catch(() => 0)) >= 5,
-      );
+      await waitFor(async () => (await admin.send<number>('XLEN', dest).catch(() => 0)) >= 5, {
+        message: 'redelivered entries',
+      });
       const bodies = new Set((await readStream(admin, dest)).map(([, f]) => f.body));
       assert.deepEqual([...bodies].sort(), ['m0', 'm1', 'm2', 'm3', 'm4']);
-      await waitFor('nothing pending', async () => (await pendingCount(admin, source, 'g')) === 0);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 0, {
+        message: 'nothing pending',
+      });
     } finally {
       await run.stop();
     }
@@ -123,10 +127,12 @@ describe('redis_streams', () => {
     await admin.send('XADD', source, '*', 'body', 'new');
     const run = await startStream(pipeYaml({ source, dest, group: 'g', clientId: 'w1' }));
     try {
-      await waitFor('4 entries', async () => (await admin.send<number>('XLEN', dest)) === 4);
+      await waitFor(async () => (await admin.send<number>('XLEN', dest)) === 4, { message: '4 entries' });
       const bodies = (await readStream(admin, dest)).map(([, f]) => f.body);
       assert.deepEqual(bodies, ['old-0', 'old-1', 'old-2', 'new']);
-      await waitFor('nothing pending', async () => (await pendingCount(admin, source, 'g')) === 0);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 0, {
+        message: 'nothing pending',
+      });
     } finally {
       await run.stop();
     }
@@ -209,21 +215,21 @@ describe('redis_streams', () => {
     const run = await startStream(pipeYaml({ source, dest, group: 'g', clientName }));
     try {
       for (let i = 0; i < 100; i++) await admin.send('XADD', source, '*', 'body', `k${i}`);
-      await waitFor(
-        'some delivered',
-        async () => (await admin.send<number>('XLEN', dest).catch(() => 0)) > 0,
-      );
+      await waitFor(async () => (await admin.send<number>('XLEN', dest).catch(() => 0)) > 0, {
+        message: 'some delivered',
+      });
       assert.ok(
         (await admin.killClients(clientName)) >= 2,
         'expected to kill the input and output connections',
       );
       for (let i = 100; i < 200; i++) await admin.send('XADD', source, '*', 'body', `k${i}`);
       await waitFor(
-        'all 200 delivered',
         async () => new Set((await readStream(admin, dest)).map(([, f]) => f.body)).size === 200,
-        15000,
+        { message: 'all 200 delivered', timeoutMs: 15000 },
       );
-      await waitFor('nothing pending', async () => (await pendingCount(admin, source, 'g')) === 0);
+      await waitFor(async () => (await pendingCount(admin, source, 'g')) === 0, {
+        message: 'nothing pending',
+      });
       assert.ok(run.stream.isReady(), 'connected again');
     } finally {
       await run.stop();
@@ -243,7 +249,9 @@ output:
 `);
     try {
       const status = String(
-        await waitFor('a connection error', () => run.stream.statuses().find((s) => s.error)?.error),
+        await waitFor(() => run.stream.statuses().find((s) => s.error)?.error, {
+          message: 'a connection error',
+        }),
       );
       assert.match(status, /redis:\/\/127\.0\.0\.1:1/);
       assert.match(status, /ECONNREFUSED|refused/i);

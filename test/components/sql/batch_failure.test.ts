@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { linesFile, runYamlToEnd } from '../../faults/yaml_stream.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService } from '../../helpers/kit.js';
 import { postgres, uniqueTable } from './databases.js';
 
 const MESSAGES = 1000;

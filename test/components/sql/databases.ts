@@ -2,8 +2,7 @@
 // a direct client to set up and check tables (never through the component under test).
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import pg from 'pg';
-import type { ServiceName } from '../../helpers/services.js';
+import { MARIADB_DSN, POSTGRES_DSN, postgresPool, type ServiceName } from '../../helpers/kit.js';
 
 export interface TestDatabase {
   name: 'postgres' | 'mariadb';
@@ -26,12 +25,10 @@ export function uniqueTable(prefix = 'nekton_sql'): string {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
 }
 
-export const POSTGRES_DSN = 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable';
-export const MARIADB_DSN = 'root@tcp(127.0.0.1:3306)/test';
+export { MARIADB_DSN, POSTGRES_DSN };
 
 export function postgres(): TestDatabase {
-  const pool = new pg.Pool({ connectionString: POSTGRES_DSN, max: 2 });
-  pool.on('error', () => undefined);
+  const pool = postgresPool();
   return {
     name: 'postgres',
     service: 'postgres',

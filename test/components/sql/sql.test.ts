@@ -20,9 +20,8 @@ import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml
 import type { Input } from '../../../src/engine/component.js';
 import { Stream } from '../../../src/engine/stream.js';
 import { Message } from '../../../src/message/message.js';
-import { eventually } from '../../helpers/cli.js';
 import { createTestContext, createTestEnv } from '../../helpers/context.js';
-import { requireService } from '../../helpers/services.js';
+import { requireService, waitFor } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';
 import { mariadb, postgres, type TestDatabase, uniqueTable } from './databases.js';
 
@@ -247,7 +246,10 @@ output:
         }),
         createTestContext(),
       );
-      const status = await eventually(() => output.statuses()[0]?.error ?? '', 5000, 'a connection error');
+      const status = await waitFor(() => output.statuses()[0]?.error ?? '', {
+        message: 'a connection error',
+        timeoutMs: 5000,
+      });
       assert.match(status, where);
       assert.equal(output.statuses()[0]?.connected, false);
       await output.close();
@@ -541,7 +543,10 @@ output:
         }),
         createTestContext(),
       );
-      const status = await eventually(() => output.statuses()[0]?.error ?? '', 5000, 'a connection error');
+      const status = await waitFor(() => output.statuses()[0]?.error ?? '', {
+        message: 'a connection error',
+        timeoutMs: 5000,
+      });
       assert.match(status, /127\.0\.0\.1:1/);
       assert.equal(output.statuses()[0]?.connected, false);
       await output.close();
