@@ -14,6 +14,8 @@ export interface ImportEdge {
   line: number;
   /** `import type`, `export type`, or every named binding marked `type`: erased at run time. */
   typeOnly: boolean;
+  /** `import('…')`: loaded when the call runs, after every static import has loaded. */
+  dynamic: boolean;
 }
 
 export function sourceFiles(root: string): string[] {
@@ -35,7 +37,7 @@ export function readImportGraph(root: string): ImportEdge[] {
 export function importsOf(root: string, file: string, text: string): ImportEdge[] {
   const parsed = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const edges: ImportEdge[] = [];
-  const add = (literal: ts.Expression | undefined, typeOnly: boolean) => {
+  const add = (literal: ts.Expression | undefined, typeOnly: boolean, dynamic = false) => {
     if (!literal || !ts.isStringLiteral(literal) || !literal.text.startsWith('.')) return;
     const target = resolveTarget(file, literal.text);
     if (!target) return;
@@ -45,13 +47,14 @@ export function importsOf(root: string, file: string, text: string): ImportEdge[
       specifier: literal.text,
       line: parsed.getLineAndCharacterOfPosition(literal.getStart(parsed)).line + 1,
       typeOnly,
+      dynamic,
     });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, isTypeOnlyImport(node));
     else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
-      add(node.arguments[0], false);
+      add(node.arguments[0], false, true);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
       add(node.argument.literal as ts.Expression, true);
     ts.forEachChild(node, visit);

@@ -2,12 +2,13 @@
 // message only once it was delivered, and nacking (requeueing) it when delivery failed.
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
+import { compileConfigPatterns } from '../../config/config_patterns.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
-import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
+import type { Pattern } from '../../regexp/index.js';
 import { closeQuietly, connectionName, dialAny, expandUrls } from '../amqp/connection.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 import { DeliveryQueue } from './delivery_queue.js';

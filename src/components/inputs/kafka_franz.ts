@@ -2,12 +2,13 @@
 // partition's offset only once every message up to it was delivered (at-least-once).
 import type { Consumer, Message as KafkaMessage, MessagesStream } from '@platformatic/kafka';
 import type { Logger } from 'pino';
+import { compileConfigPatterns } from '../../config/config_patterns.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import { isNoopPolicy } from '../../engine/batching.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
-import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
+import type { Pattern } from '../../regexp/index.js';
 import { BatchedInput } from '../brokers/batched_input.js';
 import { type BatchingConfig, batchingEnabled, batchingField } from '../fields/batching.js';
 import { durationMs } from '../fields/duration.js';
