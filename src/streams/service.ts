@@ -1,5 +1,6 @@
-// Streams mode assembled: observability config, logger, metrics, the HTTP server, shared resources,
-// the stream manager with its REST API, and the streams from files. `stop()` is §4.7's shutdown.
+// Streams mode assembled: the observability config, the service (logger, metrics, HTTP server,
+// shared resources: service/assembly.ts, as in normal mode), the stream manager with its REST API,
+// and the streams from files. `stop()` is §4.7's shutdown.
 import type { Logger } from 'pino';
 import { registry as builtinRegistry } from '../components/registry.js';
 import { rootDurationMs } from '../config/config_source.js';
