@@ -2,66 +2,10 @@
 // The compiler resolves a call by name, checks and fills its arguments from `params`, turns
 // `query` parameters into callables, and then calls `impl`. Catalogue files only register.
 import type { Message } from '../message/message.js';
+import { BloblangError, JsonNumber, Timestamp, type Value } from '../message/value.js';
 
-/** A Bloblang value. Integers outside the safe range are bigint; timestamps are Timestamp. */
-export type Value =
-  | null
-  | boolean
-  | number
-  | bigint
-  | JsonNumber
-  | string
-  | Uint8Array
-  | Timestamp
-  | Value[]
-  | { [key: string]: Value };
-
-/**
- * The widest instant a calendar date can be computed for: JavaScript's Date range (±8.64e12 s,
- * about years -271821 to 275760) less two days, so a zone offset cannot push it out.
- */
-const TIMESTAMP_LIMIT_NS = (8_640_000_000_000n - 172_800n) * 1_000_000_000n;
-
-/**
- * An instant with nanosecond precision and the zone it is shown in. One outside the Date range
- * cannot be made (the error fails the message): it could never be shown as a date.
- */
-export class Timestamp {
-  constructor(
-    /** Nanoseconds since the Unix epoch. */
-    readonly epochNs: bigint,
-    /** IANA zone name ('UTC', 'America/New_York') or a fixed offset like '+02:00'. */
-    readonly zone: string = 'UTC',
-  ) {
-    if (epochNs > TIMESTAMP_LIMIT_NS || epochNs < -TIMESTAMP_LIMIT_NS)
-      throw new BloblangError(
-        `timestamp out of range: ${epochNs / 1_000_000_000n} seconds from the epoch is outside years -271821 to 275760`,
-      );
-  }
-}
-
-/**
- * A JSON number kept as it was written because a float64 cannot hold its value (1e400, 1e-400,
- * 0.1000000000000000000001): the reference decodes JSON numbers as text (Go's json.Number), so an
- * untouched field is written back with the same digits. Arithmetic reads it as a float64 and
- * fails when that is out of range, as the reference's json.Number.Float64() does.
- */
-export class JsonNumber {
-  constructor(readonly text: string) {}
-
-  /** The float64 nearest to the text: ±Infinity when it overflows, 0 when it underflows. */
-  toNumber(): number {
-    return Number(this.text);
-  }
-
-  /** The float64 value for arithmetic; an error when the text overflows a float64. */
-  toFiniteNumber(): number {
-    const n = Number(this.text);
-    if (!Number.isFinite(n))
-      throw new BloblangError(`strconv.ParseFloat: parsing "${this.text}": value out of range`);
-    return n;
-  }
-}
+// The value model lives below Bloblang (message/value.ts): messages parse into it too.
+export { BloblangError, JsonNumber, Timestamp, type Value };
 
 export type ParamType =
   | 'string'
@@ -123,7 +67,6 @@ export interface MethodDef {
 }
 
 /** A failure inside a function or method; the compiler adds line/column context. */
-export class BloblangError extends Error {}
 
 /** Sentinel values a mapping can produce besides ordinary values. */
 export const DELETED: unique symbol = Symbol('deleted');

@@ -1,22 +1,37 @@
 // General value utilities shared by the Bloblang compiler and its function/method catalogue:
-// type names, equality, ordering, numeric coercion, `.string()` rules and Go-style JSON output.
-import { BloblangError, DELETED, JsonNumber, NOTHING, Timestamp, type Value } from './library.js';
+// type names, equality, ordering, numeric coercion and `.string()` rules. The value model and its
+// Go-style JSON output live below, in message/ (value.ts, json_writer.ts), and are re-exported here.
+import { indentedJson, toJson } from '../message/json_writer.js';
+import {
+  BloblangError,
+  JsonNumber,
+  MAX_DEPTH,
+  RECURSION_DEPTH,
+  Timestamp,
+  type Value,
+  type ValueObject,
+} from '../message/value.js';
+import { formatNumber, formatTimestamp } from '../message/value_format.js';
+import { DELETED, NOTHING } from './library.js';
 import { checkSize, MAX_GENERATED_LENGTH } from './limits.js';
 
-export { BloblangError, DELETED, JsonNumber, NOTHING, Timestamp, type Value };
+export { toJson, UnserialisableValueError, unserialisableReason } from '../message/json_writer.js';
+export {
+  formatNumber,
+  formatTimestamp,
+  type WallClock,
+  wallClock,
+  zoneOffsetMinutes,
+} from '../message/value_format.js';
+export { BloblangError, DELETED, JsonNumber, MAX_DEPTH, NOTHING, Timestamp, type Value, type ValueObject };
+
+/** Indented JSON (`format_json`), same rules as toJson; the text may grow to MAX_GENERATED_LENGTH. */
+export function toJsonIndented(v: unknown, indent = '    '): string {
+  return indentedJson(v, indent, (length) => checkSize('format_json', length, MAX_GENERATED_LENGTH));
+}
 
 /** What an expression can evaluate to: a value or one of the two sentinels. */
 export type Result = Value | typeof DELETED | typeof NOTHING;
-
-export type ValueObject = { [key: string]: Value };
-
-/**
- * Nesting deeper than this is refused (the reference's encoding/json limit). Walks recurse up to
- * RECURSION_DEPTH levels (fast) and go on with an explicit stack below that, so a value nested up
- * to MAX_DEPTH never overflows the call stack.
- */
-export const MAX_DEPTH = 10000;
-const RECURSION_DEPTH = 500;
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
@@ -207,99 +222,6 @@ export function parseNumberText(s: string): number | bigint | null {
 // ---------------------------------------------------------------------------
 // Formatting
 
-/** Number text as the reference prints it (Go JSON float formatting, integers verbatim). */
-export function formatNumber(n: number | bigint): string {
-  if (typeof n === 'bigint') return n.toString();
-  if (Number.isNaN(n)) return 'NaN';
-  if (n === Infinity) return '+Inf';
-  if (n === -Infinity) return '-Inf';
-  if (Object.is(n, -0)) return '-0';
-  // JS switches to exponent form at the same thresholds as Go's encoding/json (1e21, 1e-6).
-  return String(n);
-}
-
-const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
-
-const offsetCache = new Map<string, Intl.DateTimeFormat>();
-
-/** Offset of `zone` from UTC in minutes at the given instant. */
-export function zoneOffsetMinutes(zone: string, epochMs: number): number {
-  if (zone === 'UTC' || zone === 'Z' || zone === '') return 0;
-  const fixed = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
-  if (fixed) {
-    const mins = Number(fixed[2]) * 60 + Number(fixed[3]);
-    return fixed[1] === '-' ? -mins : mins;
-  }
-  let fmt = offsetCache.get(zone);
-  if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    offsetCache.set(zone, fmt);
-  }
-  const parts: Record<string, number> = {};
-  for (const p of fmt.formatToParts(new Date(epochMs))) {
-    if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  }
-  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-  const floored = Math.floor(epochMs / 1000) * 1000;
-  return Math.round((asUtc - floored) / 60000);
-}
-
-/** Broken-down wall clock of a timestamp in its own zone. */
-export interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  nanosecond: number;
-  weekday: number;
-  offsetMinutes: number;
-}
-
-export function wallClock(ts: Timestamp): WallClock {
-  const ns = ts.epochNs;
-  let secs = ns / 1_000_000_000n;
-  let nanos = ns % 1_000_000_000n;
-  if (nanos < 0n) {
-    nanos += 1_000_000_000n;
-    secs -= 1n;
-  }
-  const epochMs = Number(secs) * 1000;
-  const offset = zoneOffsetMinutes(ts.zone, epochMs);
-  const d = new Date(epochMs + offset * 60000);
-  return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-    nanosecond: Number(nanos),
-    weekday: d.getUTCDay(),
-    offsetMinutes: offset,
-  };
-}
-
-/** RFC 3339 with trailing-zero-trimmed nanoseconds (Go's time.RFC3339Nano). */
-export function formatTimestamp(ts: Timestamp): string {
-  const w = wallClock(ts);
-  let out = `${String(w.year).padStart(4, '0')}-${pad2(w.month)}-${pad2(w.day)}T${pad2(w.hour)}:${pad2(w.minute)}:${pad2(w.second)}`;
-  if (w.nanosecond !== 0) out += `.${String(w.nanosecond).padStart(9, '0').replace(/0+$/, '')}`;
-  if (w.offsetMinutes === 0) return `${out}Z`;
-  const abs = Math.abs(w.offsetMinutes);
-  return `${out}${w.offsetMinutes < 0 ? '-' : '+'}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
-}
-
 /** The `.string()` conversion: strings verbatim, bytes decoded, everything else as JSON. */
 export function valueToString(v: unknown): string {
   if (typeof v === 'string') return v;
@@ -321,246 +243,6 @@ export function valueToBytes(v: unknown): Uint8Array {
 }
 
 // ---------------------------------------------------------------------------
-// JSON output
-
-const NEEDS_FIXUP = /[\u2028\u2029]/;
-
-function quoteJson(s: string): string {
-  const q = JSON.stringify(s);
-  // Go escapes the JS line terminators; JSON.stringify leaves them raw.
-  return NEEDS_FIXUP.test(q) ? q.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : q;
-}
-
-/**
- * A value JSON cannot carry (NaN, ±Inf) or nested deeper than MAX_DEPTH. Thrown while
- * serialising; the mapping processors check their result first so that the message fails there
- * (flagged, for `catch`) instead of in an output.
- */
-export class UnserialisableValueError extends BloblangError {}
-
-function jsonNumber(n: number | bigint): string {
-  if (typeof n === 'number' && !Number.isFinite(n)) {
-    throw new UnserialisableValueError(`json: unsupported value: ${formatNumber(n)}`);
-  }
-  return formatNumber(n);
-}
-
-const tooDeep = () =>
-  new UnserialisableValueError(`value is nested deeper than ${MAX_DEPTH} levels and cannot be serialised`);
-
-function sortedKeys(o: ValueObject): string[] {
-  const keys = Object.keys(o);
-  // An insertion sort in place: Array.prototype.sort copies into a work array first, which was
-  // ~900 bytes of garbage per serialised document (10% of W4's allocation). Same order as sort():
-  // `<` and sort() both compare UTF-16 code units.
-  if (keys.length > 16) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    while (j >= 0 && (keys[j] as string) > key) {
-      keys[j + 1] = keys[j] as string;
-      j--;
-    }
-    keys[j + 1] = key;
-  }
-  return keys;
-}
-
-/** The JSON of a string, number, boolean or null (undefined and symbols are null); undefined for anything else. */
-function scalarJson(v: unknown): string | undefined {
-  switch (typeof v) {
-    case 'string':
-      return quoteJson(v);
-    case 'number':
-    case 'bigint':
-      return jsonNumber(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'object':
-      return v === null ? 'null' : undefined;
-    default:
-      return 'null';
-  }
-}
-
-/** The JSON of any value that is not an array or object; undefined for those. */
-function leafJson(v: unknown): string | undefined {
-  const scalar = scalarJson(v);
-  if (scalar !== undefined) return scalar;
-  if (v instanceof JsonNumber) return v.text;
-  // Bytes inside a structure serialise as base64, as Go's encoding/json does for []byte.
-  if (v instanceof Uint8Array) return quoteJson(Buffer.from(v).toString('base64'));
-  if (v instanceof Timestamp) return quoteJson(formatTimestamp(v));
-  return undefined;
-}
-
-// Object keys repeat from message to message: their quoted form is kept (bounded).
-const quotedKeys = new Map<string, string>();
-
-function quoteKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = quoteJson(key);
-    if (quotedKeys.size < 10_000) quotedKeys.set(key, quoted);
-  }
-  return quoted;
-}
-
-/** An array or object being written by writeWithStack: which member comes next. */
-interface OpenContainer {
-  value: Value[] | ValueObject;
-  keys: string[] | null;
-  next: number;
-  prefix: string;
-}
-
-/**
- * JSON of `root` (found `depth` levels down) with an explicit stack instead of recursion: used
- * for indented output and for whatever lies deeper than RECURSION_DEPTH.
- */
-function writeWithStack(root: unknown, depth: number, indent: string, prefix: string): string {
-  const open: OpenContainer[] = [];
-  const colon = indent ? ': ' : ':';
-  let out = '';
-  let v = root;
-  let at = prefix;
-  for (;;) {
-    const leaf = leafJson(v);
-    if (leaf !== undefined) out += leaf;
-    else if (depth + open.length >= MAX_DEPTH) throw tooDeep();
-    else if (Array.isArray(v)) {
-      if (v.length === 0) out += '[]';
-      else {
-        out += '[';
-        open.push({ value: v, keys: null, next: 0, prefix: at });
-      }
-    } else {
-      const keys = sortedKeys(v as ValueObject);
-      if (keys.length === 0) out += '{}';
-      else {
-        out += '{';
-        open.push({ value: v as ValueObject, keys, next: 0, prefix: at });
-      }
-    }
-    // Move to the next member to write, closing every container that is complete.
-    for (;;) {
-      const top = open[open.length - 1];
-      if (top === undefined) return out;
-      const keys = top.keys;
-      const size = keys === null ? (top.value as Value[]).length : keys.length;
-      if (top.next < size) {
-        if (top.next > 0) out += ',';
-        at = indent ? top.prefix + indent : '';
-        if (indent) {
-          // Indentation grows with depth times size: a small deep value could make gigabytes.
-          checkSize('format_json', out.length, MAX_GENERATED_LENGTH);
-          out += `\n${at}`;
-        }
-        if (keys === null) v = (top.value as Value[])[top.next];
-        else {
-          const key = keys[top.next] as string;
-          out += quoteKey(key) + colon;
-          v = (top.value as ValueObject)[key];
-        }
-        top.next++;
-        break;
-      }
-      open.pop();
-      if (indent) out += `\n${top.prefix}`;
-      out += keys === null ? ']' : '}';
-    }
-  }
-}
-
-/** Compact JSON: the hot path of every message a mapping produces (recursion, then a stack). */
-function writeCompact(v: unknown, depth: number): string {
-  const scalar = scalarJson(v);
-  if (scalar !== undefined) return scalar;
-  if (depth >= RECURSION_DEPTH) return writeWithStack(v, depth, '', '');
-  if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
-    let out = `[${writeCompact(v[0], depth + 1)}`;
-    for (let i = 1; i < v.length; i++) out += `,${writeCompact(v[i], depth + 1)}`;
-    return `${out}]`;
-  }
-  const leaf = leafJson(v);
-  if (leaf !== undefined) return leaf;
-  const o = v as ValueObject;
-  const keys = sortedKeys(o);
-  if (keys.length === 0) return '{}';
-  let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (i > 0) out += ',';
-    out += `${quoteKey(key)}:${writeCompact(o[key], depth + 1)}`;
-  }
-  return `${out}}`;
-}
-
-/** Compact JSON like Go's encoder: keys sorted, no HTML escaping, Go number formatting. */
-export function toJson(v: unknown): string {
-  return writeCompact(v, 0);
-}
-
-/** Indented JSON (`format_json`), same rules as toJson. */
-export function toJsonIndented(v: unknown, indent = '    '): string {
-  return writeWithStack(v, 0, indent, '');
-}
-
-/**
- * Why `v` cannot be serialised as JSON (a NaN or infinite number, or nesting beyond MAX_DEPTH),
- * or null when it can. A walk without building the text: cheaper than toJson for a result that
- * may never be written (a mapping whose output is `drop`).
- */
-export function unserialisableReason(v: unknown, depth = 0): string | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? null : `json: unsupported value: ${formatNumber(v)}`;
-  if (typeof v !== 'object' || v === null) return null;
-  if (depth >= RECURSION_DEPTH) return unserialisableDeep(v, depth);
-  // Members are tested in line (no call for a string or a finite number): this runs on every
-  // mapping result.
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const m = v[i];
-      if (typeof m === 'object' ? m !== null : typeof m === 'number' && !Number.isFinite(m)) {
-        const why = unserialisableReason(m, depth + 1);
-        if (why !== null) return why;
-      }
-    }
-    return null;
-  }
-  if (v instanceof Uint8Array || v instanceof Timestamp || v instanceof JsonNumber) return null;
-  const o = v as ValueObject;
-  for (const key in o) {
-    const m = o[key];
-    if (typeof m === 'object' ? m !== null : typeof m === 'number' && !Number.isFinite(m)) {
-      const why = unserialisableReason(m, depth + 1);
-      if (why !== null) return why;
-    }
-  }
-  return null;
-}
-
-function unserialisableDeep(root: unknown, rootDepth: number): string | null {
-  const values: unknown[] = [root];
-  const depths: number[] = [rootDepth];
-  while (values.length > 0) {
-    const v = values.pop();
-    const depth = depths.pop() as number;
-    if (typeof v !== 'object' || v === null) {
-      if (typeof v === 'number' && !Number.isFinite(v)) return `json: unsupported value: ${formatNumber(v)}`;
-      continue;
-    }
-    if (v instanceof Uint8Array || v instanceof Timestamp || v instanceof JsonNumber) continue;
-    if (depth >= MAX_DEPTH) return tooDeep().message;
-    const members = Array.isArray(v) ? v : Object.values(v as ValueObject);
-    for (const m of members) {
-      values.push(m);
-      depths.push(depth + 1);
-    }
-  }
-  return null;
-}
-
 // ---------------------------------------------------------------------------
 // Equality and ordering
 

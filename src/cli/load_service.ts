@@ -2,13 +2,29 @@
 // gate, one-line errors, timing fields.
 import { dirname, resolve } from 'node:path';
 import { registry } from '../components/registry.js';
+import { type ConfigSource, rootDurationMs } from '../config/config_source.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
-import { type ConfigSource, rootDurationMs } from './config_source.js';
+import type { ServiceConfig } from '../config/service_config.js';
+import { loadResourceFiles, type ResourceFile } from '../service/resource_files.js';
 import type { GlobalOptions } from './main.js';
-import { loadResourceFiles } from './resource_files.js';
-import type { LoadedService } from './service.js';
+
+export interface LoadedService {
+  config: ServiceConfig;
+  /** The main config file, for errors found while building its components. */
+  source: ConfigSource;
+  /** `-r` files: their resources are built after the main file's. */
+  resourceFiles: ResourceFile[];
+  /** The config with secrets scrubbed, for the debug endpoints. */
+  sanitised: unknown;
+  /** Directory of the config file: relative imports resolve against it. */
+  baseDir: string;
+  shutdownTimeoutMs: number;
+  shutdownDelayMs: number;
+  /** `--log.level` override. */
+  logLevel?: string;
+}
 
 /** Returns the loaded service, or undefined after printing why it cannot run. */
 export async function loadService(file: string, options: GlobalOptions): Promise<LoadedService | undefined> {

@@ -3,64 +3,39 @@
 // 1 when the stop had to nack messages to their source).
 import type { Logger } from 'pino';
 import { registry } from '../components/registry.js';
-import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
-import { MemoryInprocBus } from '../engine/inproc.js';
-import { createLogger } from '../engine/logger.js';
-import { ResourceManager } from '../engine/resources.js';
+import { inSource } from '../config/config_source.js';
+import { ComponentBuilder } from '../engine/builder.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
-import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
 import { sendText } from '../http/respond.js';
-import { HttpServer } from '../http/server.js';
-import { createMetricsRegistry } from '../metrics/index.js';
-import { inSource, inSourceSync } from './config_source.js';
-import { buildResources, type LoadedService, shutdownOnSignals } from './service.js';
+import type { HttpServer } from '../http/server.js';
+import { assembleService } from '../service/assembly.js';
+import { shutdownOnSignals } from '../service/shutdown.js';
+import type { LoadedService } from './load_service.js';
 import { guardAgainstStall } from './stall_guard.js';
 
 export async function runNormalMode(loaded: LoadedService): Promise<number> {
-  const { config } = loaded;
+  const { config, source } = loaded;
   if (!config.stream) throw new Error('the config has no stream sections');
-  const logger = createLogger(loaded.logLevel ? { ...config.logger, level: loaded.logLevel } : config.logger);
-  const metrics = createMetricsRegistry({ type: config.metrics.type, exported: config.http.enabled });
-  const { source } = loaded;
-  const http = inSourceSync(
-    source,
-    () =>
-      new HttpServer({
-        config: config.http,
-        metricsHandler: metrics.handler,
-        sanitisedConfig: () => loaded.sanitised,
-        logger,
-      }),
-  );
-  const resources = new ResourceManager();
-  const abort = stopController();
   const undelivered = { count: 0 };
-  const env: EngineEnv = {
+  const service = assembleService({
+    config,
+    source,
     registry,
-    logger,
-    metrics,
-    resources,
-    inproc: new MemoryInprocBus(),
-    endpoints: http,
-    signal: abort.signal,
     baseDir: loaded.baseDir,
+    sanitisedConfig: () => loaded.sanitised,
+    logLevel: loaded.logLevel,
     undelivered,
-  };
-  await inSource(source, () => buildResources(config, new ComponentBuilder(env), resources));
-  for (const file of loaded.resourceFiles)
-    await inSource(file.source, () => buildResources(file.config, new ComponentBuilder(env), resources));
+  });
+  const { logger, http } = service;
+  await service.buildResources(config, source);
+  for (const file of loaded.resourceFiles) await service.buildResources(file.config, file.source);
   const streamConfig = config.stream;
   const stream = await inSource(source, () =>
-    Stream.build(streamConfig, new ComponentBuilder(env), logger, abort),
+    Stream.build(streamConfig, new ComponentBuilder(service.env), logger, service.stopController),
   );
   registerReady(http, stream);
-  await http.listen();
-  const bound = http.address();
-  if (bound)
-    logger.info(
-      `listening for HTTP requests at ${http.isTls ? 'https' : 'http'}://${bound.address}:${bound.port}`,
-    );
+  await service.listen();
 
   const stopOnSignal = shutdownOnSignals(logger, loaded, (timeoutMs) => stream.stop(timeoutMs));
   const stopStallGuard = guardAgainstStall(
@@ -72,7 +47,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   await inSource(source, () => stream.run());
   stopStallGuard();
   stopOnSignal.dispose();
-  await finish(logger, resources, http);
+  await service.close();
   if (stopOnSignal.stdoutClosed) return STDOUT_CLOSED_EXIT_STATUS;
   return exitStatusAfterStop(logger, stream.nackedAtStop + undelivered.count);
 }
@@ -100,9 +75,4 @@ function registerReady(http: HttpServer, stream: Stream): void {
       sendText(res, 503, `${what}\n`);
     },
   );
-}
-
-async function finish(logger: Logger, resources: ResourceManager, http: HttpServer): Promise<void> {
-  await resources.closeAll().catch((e) => logger.warn(`closing resources: ${String(e)}`));
-  await http.close();
 }

@@ -4,14 +4,14 @@
 // bzip2 a standard .bz2 stream that is only ever decoded.
 // The codec packages are imported when a stream uses them, so they cost nothing at start-up.
 import * as zlib from 'node:zlib';
+import { ByteQueue } from '../base/decompression/byte_queue.js';
+import { bzip2Decoder } from '../base/decompression/bzip2.js';
+import { decompressedLimit, OutputBudget } from '../base/decompression/limit.js';
+import { lz4Decoder } from '../base/decompression/lz4.js';
+import { snappyDecode } from '../base/decompression/snappy.js';
+import { zlibError } from '../base/decompression/whole_sync.js';
 import { ConfigError } from '../engine/errors.js';
-import { ByteQueue } from './decompression/byte_queue.js';
-import { bzip2Decoder } from './decompression/bzip2.js';
 import { decodeWhole } from './decompression/drive.js';
-import { decompressedLimit, OutputBudget } from './decompression/limit.js';
-import { lz4Decoder } from './decompression/lz4.js';
-import { snappyDecode } from './decompression/snappy.js';
-import { zlibError } from './decompression/whole_sync.js';
 
 export type Compressor = (data: Uint8Array) => Uint8Array;
 export type Decompressor = (data: Uint8Array) => Promise<Uint8Array>;

@@ -33,13 +33,3 @@ export function attachResponseStore(batch: Batch, store: ResponseSink): void {
 export function responseStoreOf(msg: Message): ResponseSink | undefined {
   return msg.responseSink ?? undefined;
 }
-
-/**
- * The engine calls this when processors turn `from` (a batch read from an input) into `to`:
- * derived messages answer to the same request (a message that already answers to one keeps it).
- */
-export function inheritResponseStore(from: Batch, to: Batch): void {
-  const store = from.length > 0 ? from[0]!.responseSink : null;
-  if (store === null) return;
-  for (const msg of to) if (msg.responseSink === null) msg.responseSink = store;
-}

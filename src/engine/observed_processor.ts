@@ -1,10 +1,10 @@
 // Wraps a processor with the reference's processor metrics, counted per batch.
 // `performance` imported, not the global: the global is a getter Node looks up on every use.
 import { performance } from 'node:perf_hooks';
-import { inheritResponseStore } from '../components/sync_response_store.js';
 import type { Batch } from '../message/message.js';
 import type { Processor } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
+import { inheritResponseStore } from './inherit_response_store.js';
 
 export class ObservedProcessor implements Processor {
   private readonly received: Counter;

@@ -1,7 +1,7 @@
 // HTTP basic auth with the reference's password schemes (md5, sha256, bcrypt, scrypt).
 
 import type { IncomingMessage } from 'node:http';
-import { nodeCrypto } from '../engine/lazy_builtins.js';
+import { nodeCrypto } from '../base/lazy_builtins.js';
 import { compareBcrypt } from './bcrypt_worker.js';
 import type { BasicAuthConfig } from './config.js';
 import { decodeStrictBase64 } from './config.js';

@@ -3,9 +3,10 @@
 // fractions) or an exponent of 3+ digits (1e400, 1e-400). Then an exact parser keeps integers as
 // bigint and such floats as JsonNumber (their text), so they are written back with the same
 // digits, as the reference (json.Number) does.
-import { JsonNumber } from '../bloblang/library.js';
-import { MAX_DEPTH, toJson } from '../bloblang/value.js';
+
 import { exceedsNesting } from './json_nesting.js';
+import { toJson } from './json_writer.js';
+import { JsonNumber, MAX_DEPTH } from './value.js';
 
 export { MAX_DEPTH };
 

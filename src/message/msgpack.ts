@@ -3,7 +3,7 @@
 // (as the reference's Go library does); 64-bit integers beyond 2^53 travel as bigint; the
 // timestamp extension reads as a timestamp; bin as bytes.
 import { decode, encode } from '@msgpack/msgpack';
-import { JsonNumber, Timestamp } from '../bloblang/library.js';
+import { JsonNumber, Timestamp } from './value.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' &&

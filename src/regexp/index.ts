@@ -1,6 +1,5 @@
 // User regular expressions: RE2 syntax, Go semantics, linear-time matching (see pattern.ts).
 
-export { compileConfigPatterns } from './config_patterns.js';
 export { expandTemplate } from './expand.js';
 export {
   compileLinearOnly,

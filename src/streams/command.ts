@@ -1,8 +1,8 @@
 // `nekton streams ...`: starts streams mode and runs until SIGINT/SIGTERM (spec §4.7, §7).
 
-import { shutdownOnSignals } from '../cli/service.js';
 import { errorMessage } from '../engine/errors.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
+import { shutdownOnSignals } from '../service/shutdown.js';
 import { type StreamsCommandOptions, startStreamsService } from './service.js';
 
 export type { StreamsCommandOptions } from './service.js';

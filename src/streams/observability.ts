@@ -2,7 +2,7 @@
 // stream ones. Without a file the defaults apply (with any `--set` overrides).
 import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { ConfigSource } from '../cli/config_source.js';
+import type { ConfigSource } from '../config/config_source.js';
 import { formatFileLint } from '../config/lint.js';
 import { lintServiceConfig } from '../config/lint_config.js';
 import { loadConfigFile } from '../config/loader.js';

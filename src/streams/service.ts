@@ -1,22 +1,18 @@
-// Streams mode assembled: observability config, logger, metrics, the HTTP server, shared resources,
-// the stream manager with its REST API, and the streams from files. `stop()` is §4.7's shutdown.
+// Streams mode assembled: the observability config, the service (logger, metrics, HTTP server,
+// shared resources: service/assembly.ts, as in normal mode), the stream manager with its REST API,
+// and the streams from files. `stop()` is §4.7's shutdown.
 import type { Logger } from 'pino';
-import { inSource, inSourceSync, rootDurationMs } from '../cli/config_source.js';
-import { loadResourceFiles } from '../cli/resource_files.js';
-import { buildResources } from '../cli/service.js';
 import { registry as builtinRegistry } from '../components/registry.js';
+import { rootDurationMs } from '../config/config_source.js';
 import { envLookup } from '../config/env_interpolation.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
-import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
 import { ConfigError, errorMessage } from '../engine/errors.js';
-import { MemoryInprocBus } from '../engine/inproc.js';
-import { createLogger } from '../engine/logger.js';
 import type { Registry } from '../engine/registry.js';
-import { ResourceManager } from '../engine/resources.js';
-import { stopController } from '../engine/stop_signal.js';
-import { HttpServer, type HttpTimeouts } from '../http/server.js';
-import { createMetricsRegistry } from '../metrics/index.js';
+import type { ResourceManager } from '../engine/resources.js';
+import type { HttpServer, HttpTimeouts } from '../http/server.js';
+import { assembleService, type Service } from '../service/assembly.js';
+import { loadResourceFiles } from '../service/resource_files.js';
 import { registerStreamsApi } from './api.js';
 import { resolveStreamFiles } from './files.js';
 import { KeyedLock } from './keyed_lock.js';
@@ -83,38 +79,18 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
       `shutting down due to linter errors in the observability config:\n${observability.lints.join('\n')}`,
     );
   }
-  const { config } = observability;
-  const logger = createLogger(
-    options.logLevel ? { ...config.logger, level: options.logLevel } : config.logger,
-  );
-  for (const lint of observability.lints) logger.warn(lint);
-  const metrics = createMetricsRegistry({ type: config.metrics.type });
-  const http = inSourceSync(
-    observability.source,
-    () =>
-      new HttpServer({
-        config: config.http,
-        metricsHandler: metrics.handler,
-        sanitisedConfig: () => scrubServiceConfig(observability.posted, provider),
-        logger,
-        timeouts: options.httpTimeouts,
-      }),
-  );
-  const processAbort = stopController();
-  const resources = new ResourceManager();
-  const inproc = new MemoryInprocBus();
-  const env: EngineEnv = {
+  const { config, source } = observability;
+  const service = assembleService({
+    config,
+    source,
     registry,
-    logger,
-    metrics,
-    resources,
-    inproc,
-    endpoints: http,
-    signal: processAbort.signal,
     baseDir: observability.baseDir,
-  };
-  const resourceBuilder = new ComponentBuilder(env);
-  const { source } = observability;
+    sanitisedConfig: () => scrubServiceConfig(observability.posted, provider),
+    logLevel: options.logLevel,
+    startupWarnings: observability.lints,
+    httpTimeouts: options.httpTimeouts,
+  });
+  const { logger, metrics, http, resources, resourceBuilder } = service;
   const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
   const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
   const manager = new StreamManager({
@@ -122,7 +98,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     logger,
     metrics,
     resources,
-    inproc,
+    inproc: service.env.inproc,
     endpoints: http,
     prefixStreamEndpoints: options.prefixStreamEndpoints,
     baseDir: observability.baseDir,
@@ -131,14 +107,12 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
   const stop = async () => {
     await watcher?.close();
     await manager.stopAll(shutdownTimeoutMs);
-    await resources.closeAll().catch((err) => logger.warn(`closing resources: ${errorMessage(err)}`));
-    processAbort.abort();
-    await http.close();
+    await service.close();
   };
 
   try {
-    await inSource(source, () => buildResources(config, resourceBuilder, resources));
-    await buildResourceFiles(options, provider, resourceBuilder, resources, logger);
+    await service.buildResources(config, source);
+    await buildResourceFiles(options, provider, service);
     registerStreamsApi(
       http,
       {
@@ -159,11 +133,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
         throw new ConfigError(`failed to create stream (${file.id}): ${errorMessage(err)}`);
       });
     }
-    await http.listen();
-    const address = http.address();
-    logger.info(
-      `listening for HTTP requests at http://${address ? `${address.address}:${address.port}` : config.http.address}`,
-    );
+    await service.listen();
     if (options.watch) {
       watcher = new StreamFileWatcher({
         args: options.paths,
@@ -214,16 +184,14 @@ async function loadStreamFiles(
 async function buildResourceFiles(
   options: StreamsCommandOptions,
   provider: ReturnType<typeof schemaProvider>,
-  builder: ComponentBuilder,
-  resources: ResourceManager,
-  logger: Logger,
+  service: Service,
 ): Promise<void> {
   if (options.resources.length === 0) return;
   for (const file of await loadResourceFiles(options.resources, { provider, envFiles: options.envFiles })) {
     if (file.lints.length > 0 && !options.chilled) {
       throw new ConfigError(`shutting down due to linter errors in resource file:\n${file.lints.join('\n')}`);
     }
-    for (const lint of file.lints) logger.warn(lint);
-    await inSource(file.source, () => buildResources(file.config, builder, resources));
+    for (const lint of file.lints) service.logger.warn(lint);
+    await service.buildResources(file.config, file.source);
   }
 }

@@ -4,8 +4,8 @@
 
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { nodeCrypto } from '../base/lazy_builtins.js';
 import { errorMessage } from '../engine/errors.js';
-import { nodeCrypto } from '../engine/lazy_builtins.js';
 import { DirectoryWatches } from './directory_watch.js';
 import { resolveStreamFiles } from './files.js';
 import type { StreamManager } from './manager.js';

@@ -1,5 +1,5 @@
 // seek-bzip ships no types. Declared: the whole-buffer decoder, and the block-level steps its own
-// decode() loop is made of, which nekton drives one block at a time (src/components/decompression/bzip2.ts).
+// decode() loop is made of, which nekton drives one block at a time (src/base/decompression/bzip2.ts).
 declare module 'seek-bzip' {
   namespace Bunzip {
     interface BzipInput {

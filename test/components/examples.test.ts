@@ -2,7 +2,6 @@
 // that does not run.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildResources } from '../../src/cli/service.js';
 import { registry } from '../../src/components/registry.js';
 import { lintServiceConfig } from '../../src/config/lint_config.js';
 import { schemaProvider } from '../../src/config/schema.js';
@@ -10,6 +9,7 @@ import { toServiceConfig } from '../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../src/config/yaml_document.js';
 import { Stream } from '../../src/engine/stream.js';
 import { HttpServer } from '../../src/http/server.js';
+import { buildResources } from '../../src/service/build_resources.js';
 import { createTestEnv } from '../helpers/context.js';
 
 const provider = schemaProvider(registry);

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   attachResponseStore,
-  inheritResponseStore,
   ResponseStore,
   responseStoreOf,
 } from '../../src/components/sync_response_store.js';
+import { inheritResponseStore } from '../../src/engine/inherit_response_store.js';
 import { Message } from '../../src/message/message.js';
 
 describe('sync response store', () => {

@@ -1,5 +1,5 @@
 // General functions: range, counter, count, random_int, identifiers (uuid, nanoid, ksuid), pi, bytes.
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { type Args, type CallContext, NOTHING, registerFunction, type Value } from '../library.js';
 import { checkSize, MAX_GENERATED_LENGTH, MAX_RANGE_LENGTH } from '../limits.js';
 import { formatUuid } from '../methods/hashing.js';

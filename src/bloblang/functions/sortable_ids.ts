@@ -1,6 +1,6 @@
 // Time-ordered identifiers: `ulid` (48-bit milliseconds + 80 random bits) and `snowflake_id`
 // (Twitter's layout: milliseconds since 2010-11-04, 10-bit node, 12-bit sequence).
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { registerFunction } from '../library.js';
 import { argInt, argString, fail, p } from '../methods/support.js';
 

@@ -3,8 +3,8 @@
 // packages as the compress/decompress processors, loaded on first use. zstd is not supported.
 import { createRequire } from 'node:module';
 import { constants, deflateRawSync, deflateSync } from 'node:zlib';
-import { decompressedLimit } from '../../components/decompression/limit.js';
-import { decompressSync } from '../../components/decompression/whole_sync.js';
+import { decompressedLimit } from '../../base/decompression/limit.js';
+import { decompressSync } from '../../base/decompression/whole_sync.js';
 import { MAX_MAPPING_DECOMPRESSED_BYTES } from '../limits.js';
 import { crc32 } from './hashing.js';
 import { argInt, argString, fail, method, p, targetBytes } from './support.js';

@@ -1,5 +1,5 @@
 // encode/decode (base64 family, hex, ascii85, z85) and AES encrypt/decrypt.
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import type { Value } from '../library.js';
 import { bytesToString, stringToBytes } from '../value.js';
 import { decodeAscii85, decodeZ85, encodeAscii85, encodeZ85 } from './encoding_85.js';

@@ -1,6 +1,6 @@
 // hash() digests and uuid_v5(). Digests come from node:crypto; crc32, fnv32 and xxhash64 are
 // small enough to compute here.
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { stringToBytes } from '../value.js';
 import { argOptString, argString, fail, method, p, targetBytes } from './support.js';
 

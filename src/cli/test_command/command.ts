@@ -2,8 +2,8 @@
 import { loadEnvFiles } from '../../config/env_file.js';
 import { errorMessage } from '../../engine/errors.js';
 import { createLogger } from '../../engine/logger.js';
+import { resolveResourceFiles } from '../../service/resource_files.js';
 import { exitQuietlyWhenStdoutCloses } from '../closed_stdout.js';
-import { resolveResourceFiles } from '../resource_files.js';
 import { runAllTests } from './run_all.js';
 import { styleFor } from './style.js';
 

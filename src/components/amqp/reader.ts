@@ -2,10 +2,11 @@
 // was delivered and nacking (requeueing) it when delivery failed.
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
+import { compileConfigPatterns } from '../../config/config_patterns.js';
 import type { GroupAckFn, InputReader, Transaction } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
-import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
+import type { Pattern } from '../../regexp/index.js';
 import { DeliveryQueue } from '../inputs/delivery_queue.js';
 import { closeQuietly, dialAny } from './connection.js';
 import { deliveryToMessage } from './delivery_message.js';

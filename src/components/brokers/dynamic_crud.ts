@@ -5,13 +5,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import { parse as parseYamlText } from 'yaml';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { formatDuration } from '../../config/duration.js';
 import { scrubSecretText } from '../../config/secret_text.js';
+import { idProblem } from '../../config/stream_id.js';
 import type { EndpointHandler } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { readBody, sendError, sendJson } from '../../http/respond.js';
-import { idProblem } from '../../streams/stream_id.js';
 import { UnknownMemberFields } from './dynamic_member.js';
 
 export interface DynamicHooks {

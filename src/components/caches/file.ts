@@ -2,9 +2,9 @@
 
 import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
 
 export interface FileCacheConfig {
   directory: string;

@@ -1,8 +1,8 @@
 // Runs a chunk decoder so that it shares the event loop: between chunks it hands control back
 // whenever it has held it for a slice, so other streams, `/ping` and signals keep going.
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ByteQueue, type ChunkDecoder, NEED_INPUT } from '../../base/decompression/byte_queue.js';
 import type { ByteSource } from '../scanners/scanner.js';
-import { ByteQueue, type ChunkDecoder, NEED_INPUT } from './byte_queue.js';
 
 /** The longest the decoder runs before it lets other work in (one chunk may run past it). */
 const SLICE_MS = 20;

@@ -1,7 +1,8 @@
 // The metadata filter objects (`metadata`, `extract_headers`, `metadata_headers`): which
 // metadata keys take part, by prefix or by regular expression.
+
+import { compileConfigPatterns } from '../../config/config_patterns.js';
 import { type FieldSpec, field } from '../../config/spec.js';
-import { compileConfigPatterns } from '../../regexp/index.js';
 
 export interface MetadataFilterConfig {
   include_prefixes: string[];

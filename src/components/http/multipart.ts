@@ -1,5 +1,5 @@
 // multipart/mixed bodies (RFC 2046) for sending a batch in one HTTP request, and reading one.
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 
 export interface MultipartPart {
   headers: Record<string, string>;

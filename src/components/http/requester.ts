@@ -13,11 +13,11 @@ import type {
 } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Logger } from 'pino';
+import { nodeHttp, nodeHttps } from '../../base/lazy_builtins.js';
 import type { Interpolation } from '../../bloblang/index.js';
 import { Backoff, sleep } from '../../engine/backoff.js';
 import type { BuildContext } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
-import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
 import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';

@@ -4,11 +4,11 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeHttp, nodeHttps } from '../../base/lazy_builtins.js';
 import type { Interpolation } from '../../bloblang/index.js';
 import { type ComponentSpec, field } from '../../config/spec.js';
 import type { AckFn, GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
-import { nodeHttp, nodeHttps } from '../../engine/lazy_builtins.js';
 import { bodyLimitOf, bodyTooLarge, declaredTooLarge } from '../../http/body_limit.js';
 import { HttpError } from '../../http/http-error.js';
 import { OWN_SERVER_OPTIONS } from '../../http/own_server.js';

@@ -1,7 +1,9 @@
 // Which topics a kafka_franz consumer reads (names, or patterns over the cluster's topics), and
 // the reference's checks of the topic and group fields.
+
+import { compileConfigPatterns } from '../../config/config_patterns.js';
 import { ConfigError } from '../../engine/errors.js';
-import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
+import type { Pattern } from '../../regexp/index.js';
 import type { KafkaFranzInputConfig } from './franz_input_fields.js';
 
 /** Which topics to consume: names, or patterns matched against the cluster's topic list. */

@@ -3,8 +3,8 @@
 
 import type * as MqttModule from 'mqtt';
 import type { IClientOptions, IStore, MqttClient } from 'mqtt';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { type ConfigOf, field, type RawConfigOf } from '../../config/spec.js';
-import { nodeCrypto } from '../../engine/lazy_builtins.js';
 import { redactUrl } from '../amqp/connection.js';
 import { tlsField, tlsOptions } from '../fields/tls.js';
 

@@ -3,7 +3,7 @@
 // with yauzl (the central directory, entry sizes checked against what inflates). Both load on
 // first use so configs without zip never pay for them.
 import { crc32 } from 'node:zlib';
-import { OutputBudget } from '../decompression/limit.js';
+import { OutputBudget } from '../../base/decompression/limit.js';
 import { type ArchiveEntry, ENTRY_MODE } from './archive_entries.js';
 
 type Fflate = typeof import('fflate');

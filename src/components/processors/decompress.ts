@@ -1,10 +1,10 @@
 // `decompress`: decompresses each message's content with a chosen algorithm.
+import { decompressedLimit } from '../../base/decompression/limit.js';
 import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { DECOMPRESS_ALGORITHMS, decompressor } from '../compression.js';
-import { decompressedLimit } from '../decompression/limit.js';
 
 export const spec = defineComponent({
   name: 'decompress',

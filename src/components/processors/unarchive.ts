@@ -1,9 +1,9 @@
 // `unarchive`: breaks each message into many, one per item of the archive or document it holds.
+import { decompressedLimit } from '../../base/decompression/limit.js';
 import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
-import { decompressedLimit } from '../decompression/limit.js';
 import { type Unarchiver, unarchiverFor } from './unarchive_formats.js';
 
 export const UNARCHIVE_FORMATS = [

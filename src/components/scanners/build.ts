@@ -1,7 +1,6 @@
 // Builds a scanner from a nested `scanner` field value (inputs and wrapping scanners use this).
 import type { BuildContext } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
-import { scanners } from './index.js';
 import { type Scanner, scannerNameAndConfig, withFieldDefaults } from './scanner.js';
 
 /**
@@ -10,6 +9,9 @@ import { type Scanner, scannerNameAndConfig, withFieldDefaults } from './scanner
  */
 export async function buildScanner(value: unknown, ctx: BuildContext, at = ctx.path): Promise<Scanner> {
   const { name, config } = scannerNameAndConfig(value);
+  // The list is loaded when a scanner is built, not with this module: the wrapping scanners in it
+  // (decompress, skip_bom, switch) import this module, and a static import back would be a cycle.
+  const { scanners } = await import('./index.js');
   const spec = scanners.find((s) => s.name === name);
   if (!spec) throw new ConfigError(`scanner ${name} is not known`);
   const full = spec.root ? (config ?? spec.root.default) : withFieldDefaults(spec.fields, config);

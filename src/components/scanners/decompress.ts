@@ -1,13 +1,13 @@
 // The `decompress` scanner: inflates the stream, then hands it to `into`.
 import { Readable, type Transform } from 'node:stream';
 import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { ByteQueue, ChunkDecoder } from '../../base/decompression/byte_queue.js';
+import { bzip2Decoder } from '../../base/decompression/bzip2.js';
+import { OutputBudget } from '../../base/decompression/limit.js';
+import { lz4Decoder } from '../../base/decompression/lz4.js';
 import { field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
-import type { ByteQueue, ChunkDecoder } from '../decompression/byte_queue.js';
-import { bzip2Decoder } from '../decompression/bzip2.js';
 import { decodeStream } from '../decompression/drive.js';
-import { OutputBudget } from '../decompression/limit.js';
-import { lz4Decoder } from '../decompression/lz4.js';
 import { buildScanner } from './build.js';
 import type { ByteSource, Scanner, ScannerSpec } from './scanner.js';
 

@@ -1,8 +1,8 @@
 // The `re_match` scanner: a new message starts wherever the pattern matches.
 import { StringDecoder } from 'node:string_decoder';
+import { compileConfigPatterns } from '../../config/config_patterns.js';
 import { field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { compileConfigPatterns } from '../../regexp/index.js';
 import { TokenTooLongError } from './lines.js';
 import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
 

@@ -1,7 +1,8 @@
 // The `switch` scanner: picks a scanner per stream by matching the source name (e.g. a file path).
+
+import { compileConfigPatterns } from '../../config/config_patterns.js';
 import { type FieldSpec, field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
-import { compileConfigPatterns } from '../../regexp/index.js';
 import { buildScanner } from './build.js';
 import type { Scanner, ScannerSpec } from './scanner.js';
 

@@ -2,7 +2,6 @@
 // shared HTTP server, for the HTTP connector tests.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildResources } from '../../../src/cli/service.js';
 import { registry } from '../../../src/components/registry.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
@@ -10,6 +9,7 @@ import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml
 import type { Input } from '../../../src/engine/component.js';
 import { Stream } from '../../../src/engine/stream.js';
 import type { HttpServer } from '../../../src/http/server.js';
+import { buildResources } from '../../../src/service/build_resources.js';
 import { createTestEnv, type TestEnv } from '../../helpers/context.js';
 
 const provider = schemaProvider(registry);

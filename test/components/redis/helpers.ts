@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import { buildResources } from '../../../src/cli/service.js';
 import { RedisConnection, type RedisReply, redisTarget } from '../../../src/components/redis/client.js';
 import { registry } from '../../../src/components/registry.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { Stream } from '../../../src/engine/stream.js';
+import { buildResources } from '../../../src/service/build_resources.js';
 import { createTestEnv, type TestEnv } from '../../helpers/context.js';
 import { freePort, REDIS_URL, waitFor } from '../../helpers/kit.js';
 import { PrivateServer } from '../../helpers/private_server.js';

@@ -2,7 +2,6 @@
 // enrichment, constraint violations (nacked, not lost) and unreachable servers.
 import assert from 'node:assert/strict';
 import { after, describe, it, type TestContext } from 'node:test';
-import { buildResources } from '../../../src/cli/service.js';
 import { InprocReader } from '../../../src/components/inputs/inproc.js';
 import { spec as rawInput } from '../../../src/components/inputs/sql_raw.js';
 import { spec as selectInput } from '../../../src/components/inputs/sql_select.js';
@@ -20,6 +19,7 @@ import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml
 import type { Input } from '../../../src/engine/component.js';
 import { Stream } from '../../../src/engine/stream.js';
 import { Message } from '../../../src/message/message.js';
+import { buildResources } from '../../../src/service/build_resources.js';
 import { createTestContext, createTestEnv } from '../../helpers/context.js';
 import { requireService, waitFor } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';

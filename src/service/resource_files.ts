@@ -1,11 +1,12 @@
 // `-r/--resources GLOB`: extra files whose `*_resources` sections join the service's resources,
 // in normal mode and streams mode alike. As in Benthos, a pattern that names no file is an error.
+
+import type { ConfigSource } from '../config/config_source.js';
 import { loadConfigFile } from '../config/loader.js';
 import { filesOfPattern } from '../config/path_patterns.js';
 import type { SchemaProvider } from '../config/schema.js';
 import type { ResourcesConfig } from '../config/service_config.js';
 import { ConfigError } from '../engine/errors.js';
-import type { ConfigSource } from './config_source.js';
 
 export interface ResourceFile {
   config: ResourcesConfig;

@@ -1,50 +1,7 @@
-// Pieces shared by normal mode and streams mode: the loaded service config, resources from it,
-// and signal handling with shutdown_delay / shutdown_timeout.
+// Signal handling shared by normal mode and streams mode: shutdown_delay, then shutdown_timeout.
 import type { Logger } from 'pino';
-import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
-import type { ComponentBuilder } from '../engine/builder.js';
-import type { ComponentConfig } from '../engine/context.js';
-import type { ResourceKind, ResourceManager } from '../engine/resources.js';
 import { onStdoutClosed } from '../engine/stdout_closed.js';
 import { timerDelay } from '../engine/timer_delay.js';
-import type { ConfigSource } from './config_source.js';
-import type { ResourceFile } from './resource_files.js';
-
-export interface LoadedService {
-  config: ServiceConfig;
-  /** The main config file, for errors found while building its components. */
-  source: ConfigSource;
-  /** `-r` files: their resources are built after the main file's. */
-  resourceFiles: ResourceFile[];
-  /** The config with secrets scrubbed, for the debug endpoints. */
-  sanitised: unknown;
-  /** Directory of the config file: relative imports resolve against it. */
-  baseDir: string;
-  shutdownTimeoutMs: number;
-  shutdownDelayMs: number;
-  /** `--log.level` override. */
-  logLevel?: string;
-}
-
-/** Builds every `*_resources` entry into the manager, named by its label. */
-export async function buildResources(
-  config: ResourcesConfig,
-  builder: ComponentBuilder,
-  resources: ResourceManager,
-): Promise<void> {
-  const build: Record<ResourceKind, (cc: ComponentConfig) => Promise<{ close(): Promise<void> }>> = {
-    cache: (cc) => builder.buildCache(cc),
-    rate_limit: (cc) => builder.buildRateLimit(cc),
-    processor: (cc) => builder.buildProcessor(cc),
-    input: (cc) => builder.buildInput(cc),
-    output: (cc) => builder.buildOutput(cc),
-  };
-  for (const kind of Object.keys(build) as ResourceKind[]) {
-    for (const cc of config[`${kind}_resources`]) {
-      await resources.set(kind, cc.label, await build[kind](cc), cc.raw);
-    }
-  }
-}
 
 /**
  * On SIGINT/SIGTERM: wait shutdown_delay, then stop within shutdown_timeout. A second signal,

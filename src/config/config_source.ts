@@ -1,8 +1,9 @@
 // Errors found after a config file was loaded (building components, reading durations) pointed
 // back at the file: `FILE(line,col) path: reason`, as syntax and value errors are.
-import { parseDurationMs } from '../config/duration.js';
-import { type LineIndex, pathKey, type TextPosition } from '../config/yaml_document.js';
+
 import { ConfigError, FieldValueError } from '../engine/errors.js';
+import { parseDurationMs } from './duration.js';
+import { type LineIndex, pathKey, type TextPosition } from './yaml_document.js';
 
 /** A loaded config file: its name and the line of each path in it. */
 export interface ConfigSource {

@@ -1,0 +1,116 @@
+// The service both modes run in, assembled once: the logger, the metrics registry (exported when
+// the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
+// the shared resources. The config's `tracer` section is linted, but no tracer is built: nekton
+// has none yet, so there is nothing to assemble for it.
+import type { Logger } from 'pino';
+import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
+import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
+import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
+import { errorMessage } from '../engine/errors.js';
+import { MemoryInprocBus } from '../engine/inproc.js';
+import type { UndeliveredCount } from '../engine/input_wrapper.js';
+import { createLogger } from '../engine/logger.js';
+import type { Registry } from '../engine/registry.js';
+import { ResourceManager } from '../engine/resources.js';
+import { stopController } from '../engine/stop_signal.js';
+import { HttpServer, type HttpTimeouts } from '../http/server.js';
+import { createMetricsRegistry, type MetricsRegistry } from '../metrics/index.js';
+import { buildResources } from './build_resources.js';
+
+export interface ServiceOptions {
+  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http'>;
+  /** The file the config came from: an HTTP setting the server refuses names its line there. */
+  source: ConfigSource;
+  registry: Registry;
+  /** Directory relative Bloblang imports resolve against (the config file's). */
+  baseDir: string;
+  /** The config with secrets scrubbed, for the debug endpoints. */
+  sanitisedConfig: () => unknown;
+  /** `--log.level`, over the config's `logger.level`. */
+  logLevel?: string;
+  /** Logged as warnings as soon as the logger exists (lints let through by `--chilled`). */
+  startupWarnings?: readonly string[];
+  /** Slow-client guards of the HTTP server; tests shorten them. */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /** Counts messages inputs hand back undelivered at close (normal mode's exit status reads it). */
+  undelivered?: UndeliveredCount;
+}
+
+export interface Service {
+  readonly logger: Logger;
+  readonly metrics: MetricsRegistry;
+  readonly http: HttpServer;
+  readonly resources: ResourceManager;
+  /** Aborted when the service closes; a normal-mode stream stops with it too. */
+  readonly stopController: AbortController;
+  /** What every component of the service is built with. */
+  readonly env: EngineEnv;
+  /** The builder of shared resources (streams mode's API builds with it too). */
+  readonly resourceBuilder: ComponentBuilder;
+  /** Builds a file's `*_resources` sections; a field error names its place in `source`. */
+  buildResources(config: ResourcesConfig, source: ConfigSource): Promise<void>;
+  /** Opens the HTTP server (when enabled) and logs where it listens. */
+  listen(): Promise<void>;
+  /** Closes the shared resources, aborts the stop signal and closes the HTTP server. */
+  close(): Promise<void>;
+}
+
+export function assembleService(options: ServiceOptions): Service {
+  const { config, source } = options;
+  const logger = createLogger(
+    options.logLevel ? { ...config.logger, level: options.logLevel } : config.logger,
+  );
+  for (const warning of options.startupWarnings ?? []) logger.warn(warning);
+  const metrics = createMetricsRegistry({ type: config.metrics.type, exported: config.http.enabled });
+  const http = inSourceSync(
+    source,
+    () =>
+      new HttpServer({
+        config: config.http,
+        metricsHandler: metrics.handler,
+        sanitisedConfig: options.sanitisedConfig,
+        logger,
+        timeouts: options.httpTimeouts,
+      }),
+  );
+  const resources = new ResourceManager();
+  const abort = stopController();
+  const env: EngineEnv = {
+    registry: options.registry,
+    logger,
+    metrics,
+    resources,
+    inproc: new MemoryInprocBus(),
+    endpoints: http,
+    signal: abort.signal,
+    baseDir: options.baseDir,
+    undelivered: options.undelivered,
+  };
+  const resourceBuilder = new ComponentBuilder(env);
+  return {
+    logger,
+    metrics,
+    http,
+    resources,
+    stopController: abort,
+    env,
+    resourceBuilder,
+    buildResources: (resourcesConfig, from) =>
+      inSource(from, () => buildResources(resourcesConfig, resourceBuilder, resources)),
+    listen: () => listenAndLog(http, logger),
+    async close() {
+      await resources.closeAll().catch((err) => logger.warn(`closing resources: ${errorMessage(err)}`));
+      abort.abort();
+      await http.close();
+    },
+  };
+}
+
+async function listenAndLog(http: HttpServer, logger: Logger): Promise<void> {
+  await http.listen();
+  const bound = http.address();
+  if (bound)
+    logger.info(
+      `listening for HTTP requests at ${http.isTls ? 'https' : 'http'}://${bound.address}:${bound.port}`,
+    );
+}
