@@ -7,7 +7,11 @@ import { InprocReader } from '../../../src/components/inputs/inproc.js';
 import { spec as rawInput } from '../../../src/components/inputs/sql_raw.js';
 import { spec as selectInput } from '../../../src/components/inputs/sql_select.js';
 import { InprocWriter } from '../../../src/components/outputs/inproc.js';
-import { spec as insertOutput, SqlInsertWriter } from '../../../src/components/outputs/sql_insert.js';
+import {
+  spec as insertOutput,
+  type SqlInsertConfig,
+  SqlInsertWriter,
+} from '../../../src/components/outputs/sql_insert.js';
 import { spec as rawOutput } from '../../../src/components/outputs/sql_raw.js';
 import { spec as insertProcessor } from '../../../src/components/processors/sql_insert.js';
 import { spec as rawProcessor } from '../../../src/components/processors/sql_raw.js';
@@ -16,6 +20,7 @@ import { registry } from '../../../src/components/registry.js';
 import { SqlDatabase } from '../../../src/components/sql/client.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
+import { parseFields } from '../../../src/config/spec.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import type { Input } from '../../../src/engine/component.js';
 import { Stream } from '../../../src/engine/stream.js';
@@ -25,6 +30,11 @@ import { createTestContext, createTestEnv } from '../../helpers/context.js';
 import { requireService } from '../../helpers/services.js';
 import { configOf } from '../reference.js';
 import { mariadb, postgres, type TestDatabase, uniqueTable } from './databases.js';
+
+/** An sql_insert config as its factory receives it (defaults filled, durations and mappings parsed). */
+function parsedInsertConfig(given: Record<string, unknown>): SqlInsertConfig {
+  return parseFields(insertOutput.fields, configOf(insertOutput, given), createTestContext());
+}
 
 const provider = schemaProvider(registry);
 
@@ -96,11 +106,8 @@ for (const make of [postgres, mariadb]) {
         args_mapping: 'root = [ this.id, this.name, @tag ]',
       });
       const ctx = createTestContext();
-      const writer = new SqlInsertWriter(
-        new SqlDatabase(config, ctx),
-        config,
-        ctx.mapping(config.args_mapping, 'x'),
-      );
+      const parsed = parsedInsertConfig(config);
+      const writer = new SqlInsertWriter(new SqlDatabase(parsed, ctx), parsed, parsed.args_mapping ?? null);
       const p = db.ph;
       assert.equal(
         writer.statement(2),
@@ -220,7 +227,7 @@ output:
               /127\.0\.0\.1:3306/,
             ];
       const connectError = async (dsn: string) => {
-        const d = new SqlDatabase(configOf(insertOutput, { driver: db.driver, dsn }), createTestContext());
+        const d = new SqlDatabase(parsedInsertConfig({ driver: db.driver, dsn }), createTestContext());
         const err = await d.connect().then(
           () => new Error('connected'),
           (e: Error) => e,
@@ -526,7 +533,7 @@ output:
       const bad =
         db.driver === 'postgres' ? 'postgres://postgres@127.0.0.1:1/test' : 'root@tcp(127.0.0.1:1)/test';
       const database = new SqlDatabase(
-        configOf(insertOutput, { driver: db.driver, dsn: bad }),
+        parsedInsertConfig({ driver: db.driver, dsn: bad }),
         createTestContext(),
       );
       await assert.rejects(database.connect(), /127\.0\.0\.1:1\b.*ECONNREFUSED/);
@@ -553,7 +560,7 @@ describe('sql drivers', () => {
   it('a driver without a client fails clearly when the component is built, naming the field', () => {
     assert.throws(
       () =>
-        new SqlDatabase(configOf(insertOutput, { driver: 'oracle', dsn: 'oracle://x' }), {
+        new SqlDatabase(parsedInsertConfig({ driver: 'oracle', dsn: 'oracle://x' }), {
           logger: createTestContext().logger,
           path: 'root.output.sql_insert',
         }),
