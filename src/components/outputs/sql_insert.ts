@@ -42,6 +42,7 @@ const fields = [
 
 export type SqlInsertConfig = ConfigOf<typeof fields>;
 
+// PostgreSQL's protocol caps one statement at 65535 parameters; bigger batches are split inside a transaction.
 const MAX_PARAMETERS = 65_535;
 
 /** What the INSERT statement is built from (shared with the `sql_insert` processor). */
