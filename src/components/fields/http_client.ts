@@ -147,4 +147,3 @@ export function httpClientFields(defaultVerb: 'GET' | 'POST') {
 
 /** The HTTP client fields as a factory receives them: url and headers compiled, durations in ms. */
 export type HttpClientConfig = ConfigOf<ReturnType<typeof httpClientFields>>;
-
