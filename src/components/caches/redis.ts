@@ -1,25 +1,17 @@
 // The `redis` cache: keys (with an optional prefix) stored as Redis strings, with TTLs.
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
-import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
-import { durationMs } from '../fields/duration.js';
+import { backoffField } from '../fields/backoff.js';
 import {
-  type RedisClientConfig,
   type RedisReply,
   RedisSession,
   redisClientFields,
   redisTarget,
   redisValue,
 } from '../redis/client.js';
-
-export interface RedisCacheConfig extends RedisClientConfig {
-  prefix?: string;
-  default_ttl?: string;
-  retries: BackoffFieldConfig;
-}
 
 export class RedisCache implements Cache {
   constructor(
@@ -78,7 +70,7 @@ export class RedisCache implements Cache {
   }
 }
 
-export const spec: ComponentSpec<RedisCacheConfig, Cache> = {
+export const spec = defineComponent({
   name: 'redis',
   kind: 'cache',
   status: 'stable',
@@ -88,7 +80,7 @@ export const spec: ComponentSpec<RedisCacheConfig, Cache> = {
   fields: [
     ...redisClientFields(),
     field.string('prefix', 'A prefix added to every key.', { optional: true, examples: ['nekton:'] }),
-    field.string(
+    field.duration(
       'default_ttl',
       'How long items live unless the write sets its own TTL; empty or absent never expires.',
       {
@@ -130,15 +122,14 @@ cache_resources:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Cache> {
     const target = await redisTarget(config);
-    const ttl = config.default_ttl ? durationMs(config.default_ttl, 'default_ttl') : 0;
     return new RedisCache(
       new RedisSession(target, ctx.logger),
       config.prefix ?? '',
-      ttl,
-      toBackoffConfig(config.retries),
+      config.default_ttl ?? 0,
+      config.retries,
       ctx.logger,
     );
   },
-};
+});

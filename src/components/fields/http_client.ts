@@ -1,43 +1,12 @@
 // The fields every HTTP client component shares (http_client input and output, http processor),
 // exactly as the reference declares them; the request logic is in ../http/requester.ts.
-import { type FieldSpec, field } from '../../config/spec.js';
-import { type MetadataFilterConfig, metadataFilterField } from './metadata.js';
-import { type TlsConfig, tlsField } from './tls.js';
-
-export interface BasicAuthConfig {
-  enabled: boolean;
-  username: string;
-  password: string;
-}
-
-export interface HttpClientConfig {
-  url: string;
-  verb: string;
-  headers: Record<string, string>;
-  metadata?: MetadataFilterConfig;
-  dump_request_log_level: string;
-  oauth?: { enabled: boolean };
-  oauth2?: { enabled: boolean };
-  basic_auth?: BasicAuthConfig;
-  jwt?: { enabled: boolean };
-  tls: TlsConfig;
-  extract_headers: MetadataFilterConfig;
-  rate_limit?: string;
-  timeout: string;
-  retry_period: string;
-  max_retry_backoff: string;
-  retries: number;
-  follow_redirects: boolean;
-  backoff_on: number[];
-  drop_on: number[];
-  successful_on: number[];
-  proxy_url?: string;
-  disable_http2: boolean;
-}
+import { type ConfigOf, field } from '../../config/spec.js';
+import { metadataFilterField } from './metadata.js';
+import { tlsField } from './tls.js';
 
 const a = { advanced: true };
 
-export function authFields(): FieldSpec[] {
+export function authFields() {
   return [
     field.object(
       'oauth',
@@ -99,22 +68,23 @@ export function authFields(): FieldSpec[] {
       ],
       a,
     ),
-  ];
+  ] as const;
 }
 
+/** The `basic_auth` object as a factory receives it. */
+export type BasicAuthConfig = NonNullable<ConfigOf<ReturnType<typeof authFields>>['basic_auth']>;
+
 /** url … disable_http2 as the reference orders them; `verb` defaults differ per component. */
-export function httpClientFields(defaultVerb: 'GET' | 'POST'): FieldSpec[] {
+export function httpClientFields(defaultVerb: 'GET' | 'POST') {
   return [
-    field.string('url', 'The URL to request.', {
-      interpolated: true,
+    field.interpolated('url', 'The URL to request.', {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
       examples: ['http://localhost:4195/post', 'https://api.example.com/items/${! @id }'],
     }),
     field.string('verb', 'The HTTP method.', { default: defaultVerb, examples: ['POST', 'GET', 'DELETE'] }),
     field.map(
-      field.string('headers', 'Request headers; values may be interpolated.', {
+      field.interpolated('headers', 'Request headers; values may be interpolated.', {
         default: {},
-        interpolated: true,
         examples: [
           // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
           { 'Content-Type': 'application/octet-stream', traceparent: '${! tracing_span().traceparent }' },
@@ -122,11 +92,12 @@ export function httpClientFields(defaultVerb: 'GET' | 'POST'): FieldSpec[] {
       }),
     ),
     metadataFilterField('metadata', 'Message metadata to send as request headers.', { optional: true }),
-    field.string('dump_request_log_level', 'Log each request and response at this level (empty: never).', {
-      default: '',
-      options: ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL', ''],
-      ...a,
-    }),
+    field.enum(
+      'dump_request_log_level',
+      'Log each request and response at this level (empty: never).',
+      ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL', ''],
+      { default: '', ...a },
+    ),
     ...authFields(),
     tlsField(),
     metadataFilterField(
@@ -134,12 +105,12 @@ export function httpClientFields(defaultVerb: 'GET' | 'POST'): FieldSpec[] {
       'Response headers to copy into the metadata of resulting messages.',
     ),
     field.string('rate_limit', 'A `rate_limit` resource to respect before each request.', { optional: true }),
-    field.string('timeout', 'How long a request may take before it fails.', { default: '5s' }),
-    field.string('retry_period', 'How long to wait before retrying a failed request.', {
+    field.duration('timeout', 'How long a request may take before it fails.', { default: '5s' }),
+    field.duration('retry_period', 'How long to wait before retrying a failed request.', {
       default: '1s',
       ...a,
     }),
-    field.string('max_retry_backoff', 'The longest wait between retries of `backoff_on` statuses.', {
+    field.duration('max_retry_backoff', 'The longest wait between retries of `backoff_on` statuses.', {
       default: '300s',
       ...a,
     }),
@@ -171,5 +142,8 @@ export function httpClientFields(defaultVerb: 'GET' | 'POST'): FieldSpec[] {
       default: false,
       ...a,
     }),
-  ];
+  ] as const;
 }
+
+/** The HTTP client fields as a factory receives them: url and headers compiled, durations in ms. */
+export type HttpClientConfig = ConfigOf<ReturnType<typeof httpClientFields>>;

@@ -2,6 +2,7 @@
 // does: a multipart response is one message per part, anything else is one message.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Message } from '../../message/message.js';
+import type { MetadataKeyFilter } from '../fields/metadata.js';
 import { decodeMultipart } from './multipart.js';
 import type { HttpResponse } from './requester.js';
 
@@ -22,7 +23,7 @@ export function responseBodies(res: HttpResponse): Buffer[] {
 export function extractHeaderMeta(
   msg: Message,
   headers: IncomingHttpHeaders | undefined,
-  include: ((key: string) => boolean) | null,
+  include: MetadataKeyFilter,
 ): void {
   if (!include || !headers) return;
   for (const [key, value] of Object.entries(headers)) {

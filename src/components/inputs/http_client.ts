@@ -2,12 +2,12 @@
 // batch) or, with `stream.enabled`, reads one long response and splits it with a scanner.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
-import { type HttpClientConfig, httpClientFields } from '../fields/http_client.js';
-import { metadataFilter } from '../fields/metadata.js';
+import { httpClientFields } from '../fields/http_client.js';
+import type { MetadataKeyFilter } from '../fields/metadata.js';
 import { decodeMultipart } from '../http/multipart.js';
 import {
   HttpRequestError,
@@ -19,13 +19,6 @@ import type { Scanner } from '../scanners/scanner.js';
 import { ScannedSource } from './scanned_source.js';
 import { type ScannerFieldsConfig, scannerFields, scannerResolver } from './scanner_fields.js';
 
-export interface HttpClientInputConfig extends HttpClientConfig {
-  payload?: string;
-  drop_empty_bodies: boolean;
-  stream: ScannerFieldsConfig & { enabled: boolean; reconnect: boolean };
-  auto_replay_nacks: boolean;
-}
-
 export interface HttpClientReaderOptions {
   /** The request body, rendered against an empty message; null sends none. */
   payload: Interpolation | null;
@@ -35,7 +28,7 @@ export interface HttpClientReaderOptions {
   /** Stream mode: open a new request when the response ends (else the input ends). */
   reconnect: boolean;
   /** Which response headers become metadata (`extract_headers`). */
-  extractHeader: ((key: string) => boolean) | null;
+  extractHeader: MetadataKeyFilter;
 }
 
 /** Interpolations in `url`, `headers` and `payload` see one empty message (as in Benthos). */
@@ -159,7 +152,7 @@ export class HttpClientReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<HttpClientInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'http_client',
   kind: 'input',
   status: 'stable',
@@ -169,7 +162,7 @@ export const spec: ComponentSpec<HttpClientInputConfig, Input> = {
     'In polling mode each request is sent as soon as the previous response was read (slow it down with `rate_limit`); every response body is a message (a multipart response a batch), empty bodies are skipped with `drop_empty_bodies`, and the retry rules (`retries`, `backoff_on`, `drop_on`, `successful_on`) apply as in the `http_client` output. With `stream.enabled` one request is held open and its body split by `stream.scanner` (one message per line by default); when the response ends a new request is made if `stream.reconnect`, else the input ends. Metadata: `http_status_code` and the response headers selected by `extract_headers` (lower-case keys). An unreachable server fails the connection: `/ready` answers 503 and nekton retries with backoff. HTTP responses cannot be redelivered, so nacked messages are replayed inside nekton (`auto_replay_nacks`).',
   fields: [
     ...httpClientFields('GET'),
-    field.string('payload', 'A body to send with each request.', { optional: true, interpolated: true }),
+    field.interpolated('payload', 'A body to send with each request.', { optional: true }),
     field.bool('drop_empty_bodies', 'Skip responses with an empty body.', { default: true, advanced: true }),
     field.object(
       'stream',
@@ -221,19 +214,26 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Input> {
     const requester = await Requester.create(config, ctx, 1);
-    const streamed = config.stream?.enabled === true;
-    const scanner = streamed
-      ? await (await scannerResolver(config.stream, ctx, `${ctx.path}.http_client.stream`))('')
+    const stream = config.stream;
+    // scannerFields() is declared untyped (FieldSpec[]), so its part of `stream` is named here.
+    const scanner = stream?.enabled
+      ? await (
+          await scannerResolver(
+            stream as unknown as ScannerFieldsConfig,
+            ctx,
+            `${ctx.path}.http_client.stream`,
+          )
+        )('')
       : null;
     const reader = new HttpClientReader(requester, {
-      payload: config.payload ? ctx.interpolation(config.payload, 'payload') : null,
+      payload: config.payload ?? null,
       dropEmptyBodies: config.drop_empty_bodies,
       scanner,
-      reconnect: config.stream?.reconnect ?? true,
-      extractHeader: metadataFilter(config.extract_headers),
+      reconnect: stream?.reconnect ?? true,
+      extractHeader: config.extract_headers,
     });
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

@@ -1,14 +1,12 @@
 // The `redis_list` input: pops items off a Redis list with BLPOP or BRPOP.
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { OrderedSlots } from '../../engine/ordered_slots.js';
 import { Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 import {
-  type RedisClientConfig,
   RedisConnection,
   type RedisReply,
   type RedisTarget,
@@ -16,13 +14,34 @@ import {
   redisTarget,
 } from '../redis/client.js';
 
-export interface RedisListInputConfig extends RedisClientConfig {
-  key: string;
-  auto_replay_nacks: boolean;
-  max_in_flight: number;
-  timeout: string;
-  command: string;
-}
+const fields = [
+  ...redisClientFields(),
+  field.string('key', 'The list to pop from.'),
+  field.bool(
+    'auto_replay_nacks',
+    'Whether messages that fail delivery are delivered again, indefinitely. When false they are dropped (the item is already gone from Redis).',
+    { default: true },
+  ),
+  field.int('max_in_flight', 'The most messages in flight at once; 0 means no limit.', {
+    default: 0,
+    advanced: true,
+  }),
+  field.duration('timeout', 'How long one pop blocks waiting for an item before trying again.', {
+    default: '5s',
+    advanced: true,
+  }),
+  field.enum(
+    'command',
+    'Pop from the head (`blpop`) or the tail (`brpop`) of the list.',
+    ['blpop', 'brpop'],
+    {
+      default: 'blpop',
+      advanced: true,
+    },
+  ),
+] as const;
+
+export type RedisListInputConfig = ConfigOf<typeof fields>;
 
 export class RedisListReader implements InputReader {
   private connection: RedisConnection | null = null;
@@ -36,7 +55,7 @@ export class RedisListReader implements InputReader {
     private readonly logger: Logger,
   ) {
     // BLPOP takes seconds (fractions allowed since Redis 6); 0 would block forever.
-    this.timeoutSeconds = String(Math.max(0.01, durationMs(config.timeout, 'timeout') / 1000));
+    this.timeoutSeconds = String(Math.max(0.01, config.timeout / 1000));
     this.inFlight = config.max_in_flight > 0 ? new OrderedSlots(config.max_in_flight) : null;
   }
 
@@ -68,7 +87,7 @@ export class RedisListReader implements InputReader {
       const connection = this.connection;
       if (!connection || connection.lost)
         throw new NotConnectedError(`redis_list: not connected to ${this.target.address}`);
-      const command = this.config.command.toLowerCase() === 'brpop' ? 'BRPOP' : 'BLPOP';
+      const command = this.config.command === 'brpop' ? 'BRPOP' : 'BLPOP';
       const reply = await connection.sendBinary<RedisReply>([command, this.config.key, this.timeoutSeconds]);
       if (!Array.isArray(reply) || reply.length < 2) continue;
       // Popped means removed from Redis: there is nothing to acknowledge upstream.
@@ -90,7 +109,7 @@ export class RedisListReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<RedisListInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'redis_list',
   kind: 'input',
   status: 'stable',
@@ -99,28 +118,7 @@ export const spec: ComponentSpec<RedisListInputConfig, Input> = {
   description:
     'An item is removed from the list when it is popped, so there is nothing to acknowledge in Redis: a message whose delivery fails is delivered again from memory (`auto_replay_nacks`), but items popped and not yet delivered are lost if nekton stops abruptly (crash, SIGKILL). The reference behaves the same. When that matters, use `redis_streams` with a consumer group instead.\n\n' +
     'Up to `max_in_flight` messages are delivered at once (0 means no limit of the input itself).',
-  fields: [
-    ...redisClientFields(),
-    field.string('key', 'The list to pop from.'),
-    field.bool(
-      'auto_replay_nacks',
-      'Whether messages that fail delivery are delivered again, indefinitely. When false they are dropped (the item is already gone from Redis).',
-      { default: true },
-    ),
-    field.int('max_in_flight', 'The most messages in flight at once; 0 means no limit.', {
-      default: 0,
-      advanced: true,
-    }),
-    field.string('timeout', 'How long one pop blocks waiting for an item before trying again.', {
-      default: '5s',
-      advanced: true,
-    }),
-    field.string('command', 'Pop from the head (`blpop`) or the tail (`brpop`) of the list.', {
-      default: 'blpop',
-      advanced: true,
-      options: ['blpop', 'brpop'],
-    }),
-  ],
+  fields,
   examples: [
     {
       title: 'Work off a queue kept in a list',
@@ -133,10 +131,10 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext) {
+  async build(config, ctx: BuildContext): Promise<Input> {
     const target = await redisTarget(config);
     return ctx.wrapReader(new RedisListReader(config, target, ctx.logger), {
       autoReplayNacks: config.auto_replay_nacks,
     });
   },
-};
+});

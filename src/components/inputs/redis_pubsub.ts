@@ -1,24 +1,25 @@
 // The `redis_pubsub` input: subscribes to Redis pub/sub channels (or patterns).
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import {
-  type RedisClientConfig,
-  RedisConnection,
-  type RedisTarget,
-  redisClientFields,
-  redisTarget,
-} from '../redis/client.js';
+import { RedisConnection, type RedisTarget, redisClientFields, redisTarget } from '../redis/client.js';
 import { DeliveryQueue } from './delivery_queue.js';
 
-export interface RedisPubsubInputConfig extends RedisClientConfig {
-  channels: string[];
-  use_patterns: boolean;
-  auto_replay_nacks: boolean;
-}
+const fields = [
+  ...redisClientFields(),
+  field.array(field.string('channels', 'The channels (or patterns, with `use_patterns`) to subscribe to.')),
+  field.bool('use_patterns', 'Treat the channels as glob-style patterns (`news.*`).', { default: false }),
+  field.bool(
+    'auto_replay_nacks',
+    'Whether messages that fail delivery are delivered again, indefinitely. When false they are dropped.',
+    { default: true },
+  ),
+] as const;
+
+export type RedisPubsubInputConfig = ConfigOf<typeof fields>;
 
 interface Subscription {
   connection: RedisConnection;
@@ -33,10 +34,7 @@ export class RedisPubsubReader implements InputReader {
     private readonly config: RedisPubsubInputConfig,
     private readonly target: RedisTarget,
     private readonly logger: Logger,
-  ) {
-    if (config.channels.length === 0)
-      throw new Error('redis_pubsub: channels must name at least one channel');
-  }
+  ) {}
 
   async connect(): Promise<void> {
     this.drop();
@@ -90,7 +88,7 @@ export class RedisPubsubReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<RedisPubsubInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'redis_pubsub',
   kind: 'input',
   status: 'stable',
@@ -99,16 +97,8 @@ export const spec: ComponentSpec<RedisPubsubInputConfig, Input> = {
   description:
     'Each message carries the channel it was published on as `redis_pubsub_channel` metadata.\n\n' +
     'Redis pub/sub is at-most-once: messages published while nekton is not subscribed (before it connects, or while it reconnects after a lost connection) never reach it, and received messages not yet delivered when the connection drops are lost. A message whose delivery fails is delivered again from memory with `auto_replay_nacks`. Use `redis_streams` when every message matters.',
-  fields: [
-    ...redisClientFields(),
-    field.array(field.string('channels', 'The channels (or patterns, with `use_patterns`) to subscribe to.')),
-    field.bool('use_patterns', 'Treat the channels as glob-style patterns (`news.*`).', { default: false }),
-    field.bool(
-      'auto_replay_nacks',
-      'Whether messages that fail delivery are delivered again, indefinitely. When false they are dropped.',
-      { default: true },
-    ),
-  ],
+  fields,
+  lint: (config) => (config.channels.length === 0 ? ['channels must name at least one channel'] : []),
   examples: [
     {
       title: 'Subscribe to every channel under a prefix',
@@ -122,10 +112,10 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext) {
+  async build(config, ctx: BuildContext): Promise<Input> {
     const target = await redisTarget(config);
     return ctx.wrapReader(new RedisPubsubReader(config, target, ctx.logger), {
       autoReplayNacks: config.auto_replay_nacks,
     });
   },
-};
+});

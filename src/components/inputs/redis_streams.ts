@@ -1,16 +1,14 @@
 // The `redis_streams` input: reads Redis streams as a member of a consumer group (XREADGROUP),
 // acknowledging each entry (XACK, batched every `commit_period`) only once it was delivered.
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { type Batch, Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
+import type { Batch } from '../../message/message.js';
 import {
   blockMs,
   isReplyError,
-  type RedisClientConfig,
   RedisConnection,
   type RedisReply,
   RedisSession,
@@ -18,19 +16,48 @@ import {
   redisClientFields,
   redisTarget,
 } from '../redis/client.js';
+import { type Entry, entryMessage, HeldIds } from '../redis/stream_entries.js';
 
-export interface RedisStreamsInputConfig extends RedisClientConfig {
-  body_key: string;
-  streams: string[];
-  auto_replay_nacks: boolean;
-  limit: number;
-  client_id: string;
-  consumer_group: string;
-  create_streams: boolean;
-  start_from_oldest: boolean;
-  commit_period: string;
-  timeout: string;
-}
+const fields = [
+  ...redisClientFields(),
+  field.string(
+    'body_key',
+    'The field holding the message content; every other field is stored as metadata.',
+    { default: 'body' },
+  ),
+  field.array(field.string('streams', 'The streams to consume from.')),
+  field.bool(
+    'auto_replay_nacks',
+    'Whether messages that fail delivery are delivered again, indefinitely, from inside nekton. When false a failed entry is still delivered again by the input itself (it stays pending in Redis).',
+    { default: true },
+  ),
+  field.int('limit', 'The most entries to read with one XREADGROUP.', { default: 10 }),
+  field.string('client_id', 'The consumer name within the group; unique per consumer.', { default: '' }),
+  field.string('consumer_group', 'The consumer group.', { default: '' }),
+  field.bool('create_streams', 'Create the streams when they do not exist (MKSTREAM).', {
+    default: true,
+    advanced: true,
+  }),
+  field.bool(
+    'start_from_oldest',
+    'When the group is created, start from the oldest entry; otherwise only entries added later are read.',
+    { default: true, advanced: true },
+  ),
+  field.duration(
+    'commit_period',
+    'How often acknowledgements are sent (XACK). They are always sent at shutdown.',
+    {
+      default: '1s',
+      advanced: true,
+    },
+  ),
+  field.duration('timeout', 'How long one XREADGROUP blocks waiting for new entries.', {
+    default: '1s',
+    advanced: true,
+  }),
+] as const;
+
+export type RedisStreamsInputConfig = ConfigOf<typeof fields>;
 
 export interface RedisStreamsReaderOptions {
   /** Pending entries idle longer than this (their consumer died) are claimed; 0 disables claiming. */
@@ -41,34 +68,6 @@ export interface RedisStreamsReaderOptions {
 
 /** Pending entries of another consumer are claimed after being idle this long (there is no reference field for it). */
 export const DEFAULT_CLAIM_IDLE_MS = 30_000;
-
-interface Entry {
-  stream: string;
-  id: string;
-  message: Message;
-}
-
-/** Entry ids held (handed out, not yet acked), per stream: no joined key string per entry. */
-class HeldIds {
-  private readonly byStream = new Map<string, Set<string>>();
-
-  has(stream: string, id: string): boolean {
-    return this.byStream.get(stream)?.has(id) === true;
-  }
-
-  add(stream: string, id: string): void {
-    let ids = this.byStream.get(stream);
-    if (!ids) {
-      ids = new Set();
-      this.byStream.set(stream, ids);
-    }
-    ids.add(id);
-  }
-
-  delete(stream: string, id: string): void {
-    this.byStream.get(stream)?.delete(id);
-  }
-}
 
 export class RedisStreamsReader implements InputReader {
   private reading: RedisConnection | null = null;
@@ -89,8 +88,6 @@ export class RedisStreamsReader implements InputReader {
   private lastClaim = 0;
   private claimUnsupported = false;
   private closed = false;
-  private readonly timeoutMs: number;
-  private readonly commitMs: number;
 
   constructor(
     private readonly config: RedisStreamsInputConfig,
@@ -102,10 +99,6 @@ export class RedisStreamsReader implements InputReader {
     },
   ) {
     this.bodyKey = Buffer.from(config.body_key, 'utf8');
-    if (config.streams.length === 0) throw new Error('redis_streams: streams must name at least one stream');
-    if (config.consumer_group === '') throw new Error('redis_streams: consumer_group must be set');
-    this.timeoutMs = durationMs(config.timeout, 'timeout');
-    this.commitMs = durationMs(config.commit_period, 'commit_period');
     this.control = new RedisSession(target, logger);
   }
 
@@ -138,7 +131,7 @@ export class RedisStreamsReader implements InputReader {
     // Re-read our own pending entries first: those delivered before a crash or a lost connection.
     this.backlogs = new Map(this.config.streams.map((s) => [s, '0']));
     this.reading = connection;
-    this.commitTimer ??= setInterval(() => void this.sendAcks(), this.commitMs);
+    this.commitTimer ??= setInterval(() => void this.sendAcks(), this.config.commit_period);
     this.commitTimer.unref();
     this.logger.info(`receiving messages from redis streams: ${this.config.streams.join(', ')}`);
   }
@@ -242,7 +235,7 @@ export class RedisStreamsReader implements InputReader {
     const ids = streams.map((s) => this.backlogs.get(s) ?? '>');
     const args = ['XREADGROUP', 'GROUP', this.config.consumer_group, this.config.client_id];
     if (this.config.limit > 0) args.push('COUNT', String(this.config.limit));
-    args.push('BLOCK', String(blockMs(this.timeoutMs)), 'STREAMS', ...streams, ...ids);
+    args.push('BLOCK', String(blockMs(this.config.timeout)), 'STREAMS', ...streams, ...ids);
     let reply: RedisReply;
     try {
       reply = await connection.sendBinary(args);
@@ -286,26 +279,14 @@ export class RedisStreamsReader implements InputReader {
         this.acks.set(stream, [...(this.acks.get(stream) ?? []), id]);
         continue;
       }
-      let body: Buffer | null = null;
-      const meta = new Map<string, unknown>();
-      meta.set('redis_stream', id);
-      const bodyKey = this.bodyKey;
-      for (let i = 0; i + 1 < fields.length; i += 2) {
-        const name = fields[i];
-        const value = fields[i + 1] as Buffer;
-        // Compared as bytes (replies are binary): no string made for the body's field name.
-        const isBody = Buffer.isBuffer(name) ? name.equals(bodyKey) : String(name) === this.config.body_key;
-        if (body === null && isBody) body = value;
-        else meta.set(String(name), String(value));
-      }
-      if (body === null) {
+      const message = entryMessage(id, fields, this.bodyKey, this.config.body_key);
+      if (message === null) {
         // As the reference: not delivered and not acked; it stays pending for inspection (XPENDING).
         this.logger.warn(
           `redis_streams: entry ${id} of stream ${stream} has no field '${this.config.body_key}'; it is left pending`,
         );
         continue;
       }
-      const message = new Message(body, meta);
       this.held.add(stream, id);
       this.ready.push({ stream, id, message });
     }
@@ -369,9 +350,7 @@ export class RedisStreamsReader implements InputReader {
   }
 }
 
-const a = { advanced: true };
-
-export const spec: ComponentSpec<RedisStreamsInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'redis_streams',
   kind: 'input',
   status: 'stable',
@@ -385,44 +364,13 @@ export const spec: ComponentSpec<RedisStreamsInputConfig, Input> = {
     'In addition nekton claims (XAUTOCLAIM, Redis 6.2+) entries that another consumer of the group read but left unacknowledged for 30 seconds, so the work of a consumer that died is finished by the others; the reference leaves them pending until that consumer returns. ' +
     'Delivery is at-least-once: a claimed or re-read entry may be delivered twice.\n\n' +
     'Entries without the `body_key` field are not delivered and stay pending (visible with XPENDING).',
-  fields: [
-    ...redisClientFields(),
-    field.string(
-      'body_key',
-      'The field holding the message content; every other field is stored as metadata.',
-      { default: 'body' },
-    ),
-    field.array(field.string('streams', 'The streams to consume from.')),
-    field.bool(
-      'auto_replay_nacks',
-      'Whether messages that fail delivery are delivered again, indefinitely, from inside nekton. When false a failed entry is still delivered again by the input itself (it stays pending in Redis).',
-      { default: true },
-    ),
-    field.int('limit', 'The most entries to read with one XREADGROUP.', { default: 10 }),
-    field.string('client_id', 'The consumer name within the group; unique per consumer.', { default: '' }),
-    field.string('consumer_group', 'The consumer group.', { default: '' }),
-    field.bool('create_streams', 'Create the streams when they do not exist (MKSTREAM).', {
-      default: true,
-      ...a,
-    }),
-    field.bool(
-      'start_from_oldest',
-      'When the group is created, start from the oldest entry; otherwise only entries added later are read.',
-      { default: true, ...a },
-    ),
-    field.string(
-      'commit_period',
-      'How often acknowledgements are sent (XACK). They are always sent at shutdown.',
-      {
-        default: '1s',
-        ...a,
-      },
-    ),
-    field.string('timeout', 'How long one XREADGROUP blocks waiting for new entries.', {
-      default: '1s',
-      ...a,
-    }),
-  ],
+  fields,
+  lint: (config) => {
+    const problems: string[] = [];
+    if (config.streams.length === 0) problems.push('streams must name at least one stream');
+    if (config.consumer_group === '') problems.push('consumer_group must be set');
+    return problems;
+  },
   examples: [
     {
       title: 'Consume a stream as one of several consumers',
@@ -438,9 +386,9 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext) {
+  async build(config, ctx: BuildContext): Promise<Input> {
     const target = await redisTarget(config);
     const reader = new RedisStreamsReader(config, target, ctx.logger);
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

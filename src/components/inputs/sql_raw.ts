@@ -1,24 +1,12 @@
 // The `sql_raw` input: runs one query and emits every row it returns as a JSON object, then ends.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { SqlDatabase } from '../sql/client.js';
-import {
-  argsMappingField,
-  connectionFields,
-  driverField,
-  dsnField,
-  type SqlConnectionConfig,
-} from '../sql/fields.js';
+import { argsMappingField, connectionFields, driverField, dsnField } from '../sql/fields.js';
 import { SqlQueryReader } from '../sql/query_reader.js';
 
-export interface SqlRawInputConfig extends SqlConnectionConfig {
-  query: string;
-  args_mapping?: string;
-  auto_replay_nacks: boolean;
-}
-
-export const spec: ComponentSpec<SqlRawInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'sql_raw',
   kind: 'input',
   status: 'stable',
@@ -51,9 +39,12 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
-    const args = config.args_mapping ? ctx.mapping(config.args_mapping, 'args_mapping') : null;
-    const reader = new SqlQueryReader(new SqlDatabase(config, ctx), config.query, args);
+  build(config, ctx: BuildContext): Input {
+    const reader = new SqlQueryReader(
+      new SqlDatabase(config, ctx),
+      config.query,
+      config.args_mapping ?? null,
+    );
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

@@ -1,5 +1,5 @@
 // The `sql_select` input: runs one SELECT on a table and emits every row as a JSON object, then ends.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { SqlDatabase } from '../sql/client.js';
@@ -9,19 +9,8 @@ import {
   driverField,
   dsnField,
   prefixSuffixFields,
-  type SqlConnectionConfig,
 } from '../sql/fields.js';
 import { SqlQueryReader } from '../sql/query_reader.js';
-
-export interface SqlSelectInputConfig extends SqlConnectionConfig {
-  table: string;
-  columns: string[];
-  where?: string;
-  args_mapping?: string;
-  prefix?: string;
-  suffix?: string;
-  auto_replay_nacks: boolean;
-}
 
 /** `[prefix] SELECT cols FROM table [WHERE where] [suffix]`, shared with anything that selects. */
 export function selectStatement(c: {
@@ -37,7 +26,7 @@ export function selectStatement(c: {
   return parts.filter((s) => s?.trim()).join(' ');
 }
 
-export const spec: ComponentSpec<SqlSelectInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'sql_select',
   kind: 'input',
   status: 'stable',
@@ -81,9 +70,9 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
-    const args = config.args_mapping ? ctx.mapping(config.args_mapping, 'args_mapping') : null;
-    const reader = new SqlQueryReader(new SqlDatabase(config, ctx), selectStatement(config), args);
+  build(config, ctx: BuildContext): Input {
+    const statement = selectStatement(config);
+    const reader = new SqlQueryReader(new SqlDatabase(config, ctx), statement, config.args_mapping ?? null);
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

@@ -1,57 +1,82 @@
 // The `http_client` output: sends each message (or each batch, as multipart) as an HTTP request.
-import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import { partialError } from '../../engine/batch_error.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { asError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
-import { type HttpClientConfig, httpClientFields } from '../fields/http_client.js';
-import { metadataFilter } from '../fields/metadata.js';
+import { batchingField } from '../fields/batching.js';
+import { httpClientFields } from '../fields/http_client.js';
 import { encodeMultipart, type MultipartPart } from '../http/multipart.js';
 import { type HttpRequester, type HttpResponse, HttpRequester as Requester } from '../http/requester.js';
 import { responseStoreOf } from '../sync_response_store.js';
 
-export interface MultipartFieldConfig {
-  content_type: string;
-  content_disposition: string;
-  body: string;
-}
+const a = { advanced: true };
 
-export interface HttpClientOutputConfig extends HttpClientConfig {
-  batch_as_multipart: boolean;
-  propagate_response: boolean;
-  max_in_flight: number;
-  batching: BatchingConfig;
-  multipart: MultipartFieldConfig[];
-}
+const fields = [
+  ...httpClientFields('POST'),
+  field.bool(
+    'batch_as_multipart',
+    'Send a batch as one multipart/mixed request instead of a request per message.',
+    {
+      default: false,
+      ...a,
+    },
+  ),
+  field.bool(
+    'propagate_response',
+    'Return the response body to the input as a sync response (e.g. http_server).',
+    {
+      default: false,
+      ...a,
+    },
+  ),
+  field.int('max_in_flight', 'The most requests (batches) in flight at once.', { default: 64 }),
+  batchingField(),
+  field.array(
+    field.object(
+      'multipart',
+      'Build each request as multipart/form-data from these parts instead of the message body.',
+      [
+        field.interpolated('content_type', 'The part content type.', {
+          default: '',
+          ...a,
+          examples: ['application/json'],
+        }),
+        field.interpolated('content_disposition', 'The part content disposition.', {
+          default: '',
+          ...a,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+          examples: ['form-data; name="bin"; filename=\'${! @AttachmentName }\''],
+        }),
+        field.interpolated('body', 'The part body.', {
+          default: '',
+          ...a,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+          examples: ['${! this.data.part1 }'],
+        }),
+      ],
+      { default: [], ...a },
+    ),
+  ),
+] as const;
 
-interface CustomPart {
-  contentType: Interpolation;
-  disposition: Interpolation;
-  body: Interpolation;
-}
+export type HttpClientOutputConfig = ConfigOf<typeof fields>;
 
 export class HttpClientWriter implements OutputWriter {
-  private readonly extractHeader: ((key: string) => boolean) | null;
-
   constructor(
     private readonly requester: HttpRequester,
     private readonly config: HttpClientOutputConfig,
-    private readonly customParts: CustomPart[],
-  ) {
-    this.extractHeader = metadataFilter(config.extract_headers);
-  }
+  ) {}
 
   async connect(): Promise<void> {}
 
   async write(batch: Batch): Promise<void> {
-    if (this.customParts.length > 0) {
-      const parts: MultipartPart[] = this.customParts.map((p) => {
+    if (this.config.multipart.length > 0) {
+      const parts: MultipartPart[] = this.config.multipart.map((p) => {
         const headers: Record<string, string> = {};
-        const type = p.contentType.render(batch, 0);
-        const disposition = p.disposition.render(batch, 0);
+        const type = p.content_type.render(batch, 0);
+        const disposition = p.content_disposition.render(batch, 0);
         if (type) headers['Content-Type'] = type;
         if (disposition) headers['Content-Disposition'] = disposition;
         return { headers, body: Buffer.from(p.body.render(batch, 0)) };
@@ -98,18 +123,17 @@ export class HttpClientWriter implements OutputWriter {
     if (!store) return;
     const msg = new Message(res.body);
     msg.setMeta('http_status_code', res.status);
-    if (this.extractHeader) {
+    const extractHeader = this.config.extract_headers;
+    if (extractHeader) {
       for (const [k, v] of Object.entries(res.headers)) {
-        if (v !== undefined && this.extractHeader(k)) msg.setMeta(k, Array.isArray(v) ? v[0] : v);
+        if (v !== undefined && extractHeader(k)) msg.setMeta(k, Array.isArray(v) ? v[0] : v);
       }
     }
     store.add([msg]);
   }
 }
 
-const a = { advanced: true };
-
-export const spec: ComponentSpec<HttpClientOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'http_client',
   kind: 'output',
   status: 'stable',
@@ -117,56 +141,7 @@ export const spec: ComponentSpec<HttpClientOutputConfig, Output> = {
   summary: 'Sends messages to an HTTP server, one request per message or per batch.',
   description:
     'A request succeeds on a 2xx status or one listed in `successful_on`. Statuses in `drop_on` drop the message without retrying; `backoff_on` statuses are retried with an exponential backoff, other failures after `retry_period`, up to `retries` times. Batches are sent as parallel requests, or as one multipart request with `batch_as_multipart`.',
-  fields: [
-    ...httpClientFields('POST'),
-    field.bool(
-      'batch_as_multipart',
-      'Send a batch as one multipart/mixed request instead of a request per message.',
-      {
-        default: false,
-        ...a,
-      },
-    ),
-    field.bool(
-      'propagate_response',
-      'Return the response body to the input as a sync response (e.g. http_server).',
-      {
-        default: false,
-        ...a,
-      },
-    ),
-    field.int('max_in_flight', 'The most requests (batches) in flight at once.', { default: 64 }),
-    batchingField(),
-    field.array(
-      field.object(
-        'multipart',
-        'Build each request as multipart/form-data from these parts instead of the message body.',
-        [
-          field.string('content_type', 'The part content type.', {
-            default: '',
-            interpolated: true,
-            ...a,
-            examples: ['application/json'],
-          }),
-          field.string('content_disposition', 'The part content disposition.', {
-            default: '',
-            interpolated: true,
-            ...a,
-            // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-            examples: ['form-data; name="bin"; filename=\'${! @AttachmentName }\''],
-          }),
-          field.string('body', 'The part body.', {
-            default: '',
-            interpolated: true,
-            ...a,
-            // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-            examples: ['${! this.data.part1 }'],
-          }),
-        ],
-        { default: [], ...a },
-      ),
-    ),
-  ],
+  fields,
   examples: [
     {
       title: 'POST each message, retrying rate-limited requests',
@@ -185,16 +160,11 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext) {
+  async build(config, ctx: BuildContext): Promise<Output> {
     const requester = await Requester.create(config, ctx, config.max_in_flight);
-    const customParts = config.multipart.map((p, i) => ({
-      contentType: ctx.interpolation(p.content_type, `multipart.${i}.content_type`),
-      disposition: ctx.interpolation(p.content_disposition, `multipart.${i}.content_disposition`),
-      body: ctx.interpolation(p.body, `multipart.${i}.body`),
-    }));
-    return ctx.wrapWriter(new HttpClientWriter(requester, config, customParts), {
+    return ctx.wrapWriter(new HttpClientWriter(requester, config), {
       maxInFlight: config.max_in_flight,
       batching: config.batching,
     });
   },
-};
+});

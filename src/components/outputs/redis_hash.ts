@@ -2,12 +2,11 @@
 // metadata, the top level of the JSON content and/or interpolated `fields`.
 import type { Logger } from 'pino';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch, Message } from '../../message/message.js';
 import {
   type RedisArgument,
-  type RedisClientConfig,
   type RedisTarget,
   redisClientFields,
   redisTarget,
@@ -15,23 +14,38 @@ import {
 } from '../redis/client.js';
 import { RedisWriterConnection } from '../redis/writer.js';
 
-export interface RedisHashOutputConfig extends RedisClientConfig {
-  key: string;
-  walk_metadata: boolean;
-  walk_json_object: boolean;
-  fields: Record<string, string>;
-  max_in_flight: number;
-}
+const fields = [
+  ...redisClientFields(),
+  field.interpolated('key', 'The hash to set fields of.', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+    examples: ['${! @.kafka_key }', '${! this.doc.id }', '${! counter() }'],
+  }),
+  field.bool('walk_metadata', 'Set a field for every metadata entry.', { default: false }),
+  field.bool('walk_json_object', 'Set a field for every top-level field of the JSON object content.', {
+    default: false,
+  }),
+  field.map(
+    field.interpolated('fields', 'Fields to set, each value interpolated per message.', {
+      default: {},
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+      examples: [{ topic: '${! meta("kafka_topic") }', partition: '${! meta("kafka_partition") }' }],
+    }),
+  ),
+  field.int('max_in_flight', 'The most messages written at once.', { default: 64 }),
+] as const;
+
+export type RedisHashOutputConfig = ConfigOf<typeof fields>;
 
 export class RedisHashWriter extends RedisWriterConnection implements OutputWriter {
+  private readonly fields: [string, Interpolation][];
+
   constructor(
     private readonly config: RedisHashOutputConfig,
     target: RedisTarget,
     logger: Logger,
-    private readonly key: Interpolation,
-    private readonly fields: [string, Interpolation][],
   ) {
     super(target, logger);
+    this.fields = Object.entries(config.fields);
   }
 
   async write(batch: Batch): Promise<void> {
@@ -49,7 +63,7 @@ export class RedisHashWriter extends RedisWriterConnection implements OutputWrit
       for (const [k, v] of Object.entries(doc)) values.set(k, redisValue(v));
     }
     for (const [name, value] of this.fields) values.set(name, value.render(batch, index));
-    const key = this.key.render(batch, index);
+    const key = this.config.key.render(batch, index);
     if (values.size === 0) throw new Error(`redis_hash: no fields to set on hash ${key}`);
     const args: RedisArgument[] = ['HSET', key];
     for (const [k, v] of values) args.push(k, v);
@@ -57,7 +71,7 @@ export class RedisHashWriter extends RedisWriterConnection implements OutputWrit
   }
 }
 
-export const spec: ComponentSpec<RedisHashOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'redis_hash',
   kind: 'output',
   status: 'stable',
@@ -65,27 +79,7 @@ export const spec: ComponentSpec<RedisHashOutputConfig, Output> = {
   summary: 'Sets fields of a Redis hash for each message (HSET).',
   description:
     'The fields come from three sources, applied in this order so later ones win: every metadata entry (`walk_metadata`), every top-level field of the JSON object content (`walk_json_object`; strings as they are, other values as JSON, booleans as 1/0), and the interpolated `fields` map. At least one field must result.',
-  fields: [
-    ...redisClientFields(),
-    field.string('key', 'The hash to set fields of.', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
-      examples: ['${! @.kafka_key }', '${! this.doc.id }', '${! counter() }'],
-    }),
-    field.bool('walk_metadata', 'Set a field for every metadata entry.', { default: false }),
-    field.bool('walk_json_object', 'Set a field for every top-level field of the JSON object content.', {
-      default: false,
-    }),
-    field.map(
-      field.string('fields', 'Fields to set, each value interpolated per message.', {
-        default: {},
-        interpolated: true,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
-        examples: [{ topic: '${! meta("kafka_topic") }', partition: '${! meta("kafka_partition") }' }],
-      }),
-    ),
-    field.int('max_in_flight', 'The most messages written at once.', { default: 64 }),
-  ],
+  fields,
   examples: [
     {
       title: 'Store each document as a hash keyed by its id',
@@ -104,18 +98,9 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Output> {
     const target = await redisTarget(config);
-    const fields = Object.entries(config.fields).map(
-      ([name, text]) => [name, ctx.interpolation(text, `fields.${name}`)] as [string, Interpolation],
-    );
-    const writer = new RedisHashWriter(
-      config,
-      target,
-      ctx.logger,
-      ctx.interpolation(config.key, 'key'),
-      fields,
-    );
+    const writer = new RedisHashWriter(config, target, ctx.logger);
     return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight });
   },
-};
+});

@@ -2,26 +2,18 @@
 
 import type { Logger } from 'pino';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
+import { batchingField } from '../fields/batching.js';
 import {
   type RedisArgument,
-  type RedisClientConfig,
   type RedisTarget,
   redisClientFields,
   redisTarget,
   redisValue,
 } from '../redis/client.js';
 import { RedisWriterConnection } from '../redis/writer.js';
-
-export interface RedisListOutputConfig extends RedisClientConfig {
-  key: string;
-  max_in_flight: number;
-  batching: BatchingConfig;
-  command: string;
-}
 
 export class RedisListWriter extends RedisWriterConnection implements OutputWriter {
   private readonly command: string;
@@ -30,10 +22,10 @@ export class RedisListWriter extends RedisWriterConnection implements OutputWrit
     target: RedisTarget,
     logger: Logger,
     private readonly key: Interpolation,
-    command: string,
+    command: 'rpush' | 'lpush',
   ) {
     super(target, logger);
-    this.command = command.toLowerCase() === 'lpush' ? 'LPUSH' : 'RPUSH';
+    this.command = command === 'lpush' ? 'LPUSH' : 'RPUSH';
   }
 
   async write(batch: Batch): Promise<void> {
@@ -50,7 +42,7 @@ export class RedisListWriter extends RedisWriterConnection implements OutputWrit
   }
 }
 
-export const spec: ComponentSpec<RedisListOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'redis_list',
   kind: 'output',
   status: 'stable',
@@ -60,18 +52,21 @@ export const spec: ComponentSpec<RedisListOutputConfig, Output> = {
     'A batch is written in one round trip; with a fixed `key` as a single push of all its messages, in order.',
   fields: [
     ...redisClientFields(),
-    field.string('key', 'The list to push to.', {
-      interpolated: true,
+    field.interpolated('key', 'The list to push to.', {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
       examples: ['some_list', '${! @.key }', '${! counter() % 4 }'],
     }),
     field.int('max_in_flight', 'The most batches written at once.', { default: 64 }),
     batchingField(),
-    field.string('command', 'Push to the tail (`rpush`) or the head (`lpush`) of the list.', {
-      default: 'rpush',
-      advanced: true,
-      options: ['rpush', 'lpush'],
-    }),
+    field.enum(
+      'command',
+      'Push to the tail (`rpush`) or the head (`lpush`) of the list.',
+      ['rpush', 'lpush'],
+      {
+        default: 'rpush',
+        advanced: true,
+      },
+    ),
   ],
   examples: [
     {
@@ -88,14 +83,9 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Output> {
     const target = await redisTarget(config);
-    const writer = new RedisListWriter(
-      target,
-      ctx.logger,
-      ctx.interpolation(config.key, 'key'),
-      config.command,
-    );
+    const writer = new RedisListWriter(target, ctx.logger, config.key, config.command);
     return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
   },
-};
+});

@@ -1,24 +1,12 @@
 // The `redis_pubsub` output: publishes each message to a Redis channel.
 import type { Logger } from 'pino';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
-import {
-  type RedisClientConfig,
-  type RedisTarget,
-  redisClientFields,
-  redisTarget,
-  redisValue,
-} from '../redis/client.js';
+import { batchingField } from '../fields/batching.js';
+import { type RedisTarget, redisClientFields, redisTarget, redisValue } from '../redis/client.js';
 import { RedisWriterConnection } from '../redis/writer.js';
-
-export interface RedisPubsubOutputConfig extends RedisClientConfig {
-  channel: string;
-  max_in_flight: number;
-  batching: BatchingConfig;
-}
 
 export class RedisPubsubWriter extends RedisWriterConnection implements OutputWriter {
   constructor(
@@ -36,7 +24,7 @@ export class RedisPubsubWriter extends RedisWriterConnection implements OutputWr
   }
 }
 
-export const spec: ComponentSpec<RedisPubsubOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'redis_pubsub',
   kind: 'output',
   status: 'stable',
@@ -46,8 +34,7 @@ export const spec: ComponentSpec<RedisPubsubOutputConfig, Output> = {
     'Pub/sub has no persistence: a message published while nobody subscribes is gone. A write succeeds once Redis accepted the PUBLISH, however many subscribers got it.',
   fields: [
     ...redisClientFields(),
-    field.string('channel', 'The channel to publish to.', {
-      interpolated: true,
+    field.interpolated('channel', 'The channel to publish to.', {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
       examples: ['events', '${! @topic }'],
     }),
@@ -69,9 +56,9 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Output> {
     const target = await redisTarget(config);
-    const writer = new RedisPubsubWriter(target, ctx.logger, ctx.interpolation(config.channel, 'channel'));
+    const writer = new RedisPubsubWriter(target, ctx.logger, config.channel);
     return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
   },
-};
+});

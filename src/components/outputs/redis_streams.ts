@@ -1,16 +1,14 @@
 // The `redis_streams` output: appends each message to a Redis stream (XADD), the body under
 // `body_key` and the metadata as further fields; a batch goes out as one pipelined round trip.
-import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import { partialError, partialGroupError } from '../../engine/batch_error.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { asError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
+import { batchingField } from '../fields/batching.js';
 import {
   type RedisArgument,
-  type RedisClientConfig,
   type RedisTarget,
   redisClientFields,
   redisTarget,
@@ -18,23 +16,33 @@ import {
 } from '../redis/client.js';
 import { RedisWriterConnection } from '../redis/writer.js';
 
-export interface RedisStreamsOutputConfig extends RedisClientConfig {
-  stream: string;
-  id: string;
-  body_key: string;
-  max_length: number;
-  max_in_flight: number;
-  metadata: { exclude_prefixes: string[] };
-  batching: BatchingConfig;
-}
+const fields = [
+  ...redisClientFields(),
+  field.interpolated('stream', 'The stream to add entries to.', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+    examples: ['orders', '${! @stream }'],
+  }),
+  field.interpolated('id', 'The entry id; `*` lets Redis choose one.', { default: '*' }),
+  field.string('body_key', 'The field the message content is stored under.', { default: 'body' }),
+  field.int('max_length', 'Trim the stream to about this many entries; 0 never trims.', { default: 0 }),
+  field.int('max_in_flight', 'The most batches written at once.', { default: 64 }),
+  field.object('metadata', 'Which metadata is written as entry fields.', [
+    field.array(
+      field.string('exclude_prefixes', 'Metadata keys starting with any of these are not written.', {
+        default: [],
+      }),
+    ),
+  ]),
+  batchingField(),
+] as const;
+
+export type RedisStreamsOutputConfig = ConfigOf<typeof fields>;
 
 export class RedisStreamsWriter extends RedisWriterConnection implements OutputWriter {
   constructor(
     private readonly config: RedisStreamsOutputConfig,
     target: RedisTarget,
     ctx: BuildContext,
-    private readonly stream: Interpolation,
-    private readonly id: Interpolation,
   ) {
     super(target, ctx.logger);
   }
@@ -69,9 +77,9 @@ export class RedisStreamsWriter extends RedisWriterConnection implements OutputW
     const bodyKey = this.config.body_key;
     for (let i = 0; i < batch.length; i++) {
       const msg = batch[i]!;
-      const args: RedisArgument[] = ['XADD', this.stream.render(batch, i)];
+      const args: RedisArgument[] = ['XADD', this.config.stream.render(batch, i)];
       if (this.config.max_length > 0) args.push('MAXLEN', '~', String(this.config.max_length));
-      args.push(this.id.render(batch, i));
+      args.push(this.config.id.render(batch, i));
       for (const [k, v] of msg.metadata()) {
         if (k === bodyKey || (exclude.length > 0 && exclude.some((p) => k.startsWith(p)))) continue;
         args.push(k, redisValue(v));
@@ -97,7 +105,7 @@ function batchesOf(positions: readonly number[], batches: readonly Batch[]): num
   return out;
 }
 
-export const spec: ComponentSpec<RedisStreamsOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'redis_streams',
   kind: 'output',
   status: 'stable',
@@ -106,26 +114,7 @@ export const spec: ComponentSpec<RedisStreamsOutputConfig, Output> = {
     'Appends messages to a Redis stream (XADD): the content under `body_key`, each metadata entry as a further field.',
   description:
     'The messages of a batch are sent pipelined, in one round trip; the batch succeeds only when every XADD did. With `max_length` the stream is trimmed approximately (`MAXLEN ~`) as entries are added. Metadata whose key starts with one of `metadata.exclude_prefixes` is not written.',
-  fields: [
-    ...redisClientFields(),
-    field.string('stream', 'The stream to add entries to.', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
-      examples: ['orders', '${! @stream }'],
-    }),
-    field.string('id', 'The entry id; `*` lets Redis choose one.', { default: '*', interpolated: true }),
-    field.string('body_key', 'The field the message content is stored under.', { default: 'body' }),
-    field.int('max_length', 'Trim the stream to about this many entries; 0 never trims.', { default: 0 }),
-    field.int('max_in_flight', 'The most batches written at once.', { default: 64 }),
-    field.object('metadata', 'Which metadata is written as entry fields.', [
-      field.array(
-        field.string('exclude_prefixes', 'Metadata keys starting with any of these are not written.', {
-          default: [],
-        }),
-      ),
-    ]),
-    batchingField(),
-  ],
+  fields,
   examples: [
     {
       title: 'Write messages to a stream in batches',
@@ -145,15 +134,9 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Output> {
     const target = await redisTarget(config);
-    const writer = new RedisStreamsWriter(
-      config,
-      target,
-      ctx,
-      ctx.interpolation(config.stream, 'stream'),
-      ctx.interpolation(config.id, 'id'),
-    );
+    const writer = new RedisStreamsWriter(config, target, ctx);
     return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
   },
-};
+});

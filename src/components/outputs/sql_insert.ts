@@ -2,11 +2,11 @@
 // A failed insert (a constraint violation, a lost connection) fails the whole batch, which the
 // engine retries or nacks upstream: no row is dropped silently.
 import type { Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
+import { batchingField } from '../fields/batching.js';
 import { argsOf } from '../sql/args.js';
 import { SqlDatabase } from '../sql/client.js';
 import {
@@ -15,19 +15,32 @@ import {
   driverField,
   dsnField,
   prefixSuffixFields,
-  type SqlConnectionConfig,
 } from '../sql/fields.js';
 
-export interface SqlInsertConfig extends SqlConnectionConfig {
-  table: string;
-  columns: string[];
-  args_mapping: string;
-  prefix?: string;
-  suffix?: string;
-  options?: string[];
-  max_in_flight: number;
-  batching: BatchingConfig;
-}
+const fields = [
+  driverField(),
+  dsnField(),
+  field.string('table', 'The table to insert into.', { examples: ['events'] }),
+  field.array(
+    field.string('columns', 'The columns to insert, in the order of `args_mapping`.', {
+      examples: [['id', 'name', 'topic']],
+    }),
+  ),
+  argsMappingField(false),
+  ...prefixSuffixFields(),
+  field.array(
+    field.string('options', 'Keywords placed between INSERT and INTO, e.g. `IGNORE` for mysql.', {
+      optional: true,
+      advanced: true,
+      examples: [['IGNORE']],
+    }),
+  ),
+  field.int('max_in_flight', 'The most batches inserted at once.', { default: 64 }),
+  ...connectionFields(),
+  batchingField(),
+] as const;
+
+export type SqlInsertConfig = ConfigOf<typeof fields>;
 
 // PostgreSQL's protocol caps one statement at 65535 parameters; bigger batches are split inside a transaction.
 const MAX_PARAMETERS = 65_535;
@@ -42,7 +55,8 @@ export class SqlInsertWriter implements OutputWriter {
   constructor(
     private readonly db: SqlDatabase,
     private readonly config: InsertStatementConfig,
-    private readonly args: Mapping,
+    /** Null when the mapping is empty: every row then has no values and fails the column count. */
+    private readonly args: Mapping | null,
   ) {}
 
   connect(): Promise<void> {
@@ -92,7 +106,7 @@ export class SqlInsertWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<SqlInsertConfig, Output> = {
+export const spec = defineComponent({
   name: 'sql_insert',
   kind: 'output',
   status: 'stable',
@@ -100,28 +114,7 @@ export const spec: ComponentSpec<SqlInsertConfig, Output> = {
   summary: 'Inserts a row per message into a SQL table, a whole batch as one multi-row INSERT.',
   description:
     "Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). `args_mapping` gives each message's values in the order of `columns`. A batch becomes one `INSERT ... VALUES (...), (...)` statement, so use `batching` for throughput. When the insert fails (a constraint violation, say) the whole batch fails and is retried or nacked upstream, never dropped.",
-  fields: [
-    driverField(),
-    dsnField(),
-    field.string('table', 'The table to insert into.', { examples: ['events'] }),
-    field.array(
-      field.string('columns', 'The columns to insert, in the order of `args_mapping`.', {
-        examples: [['id', 'name', 'topic']],
-      }),
-    ),
-    argsMappingField(false),
-    ...prefixSuffixFields(),
-    field.array(
-      field.string('options', 'Keywords placed between INSERT and INTO, e.g. `IGNORE` for mysql.', {
-        optional: true,
-        advanced: true,
-        examples: [['IGNORE']],
-      }),
-    ),
-    field.int('max_in_flight', 'The most batches inserted at once.', { default: 64 }),
-    ...connectionFields(),
-    batchingField(),
-  ],
+  fields,
   examples: [
     {
       title: 'Insert JSON events into PostgreSQL, 500 rows per statement',
@@ -140,12 +133,11 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext) {
-    const args = ctx.mapping(config.args_mapping, 'args_mapping');
+  async build(config, ctx: BuildContext): Promise<Output> {
     const db = new SqlDatabase(config, ctx);
-    return ctx.wrapWriter(new SqlInsertWriter(db, config, args), {
+    return ctx.wrapWriter(new SqlInsertWriter(db, config, config.args_mapping ?? null), {
       maxInFlight: config.max_in_flight,
       batching: config.batching,
     });
   },
-};
+});

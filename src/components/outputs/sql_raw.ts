@@ -1,24 +1,19 @@
 // The `sql_raw` output: runs statements per message; a whole batch runs in one transaction, so a
 // failure rolls the batch back and the engine retries or nacks it.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
-import { rawQueryFields, rawTopFields } from '../processors/sql_raw.js';
+import { batchingField } from '../fields/batching.js';
 import { SqlDatabase } from '../sql/client.js';
-import { connectionFields, driverField, dsnField, type SqlConnectionConfig } from '../sql/fields.js';
+import { connectionFields, driverField, dsnField } from '../sql/fields.js';
 import {
   type BoundStatement,
   lintStatements,
   RawStatements,
-  type RawStatementsConfig,
+  rawQueryFields,
+  rawTopFields,
 } from '../sql/statements.js';
-
-export interface SqlRawOutputConfig extends SqlConnectionConfig, RawStatementsConfig {
-  max_in_flight: number;
-  batching: BatchingConfig;
-}
 
 export class SqlRawWriter implements OutputWriter {
   constructor(
@@ -49,7 +44,7 @@ export class SqlRawWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<SqlRawOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'sql_raw',
   kind: 'output',
   status: 'stable',
@@ -88,9 +83,9 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
+  build(config, ctx: BuildContext): Output {
     const statements = new RawStatements(config, ctx);
     const writer = new SqlRawWriter(new SqlDatabase(config, ctx), statements);
     return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
   },
-};
+});

@@ -1,25 +1,31 @@
 // `http`: sends each message (or each batch, as multipart) as an HTTP request and replaces the
 // content with the response body. A failed request flags the message and keeps its content.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { flagged, processorErrorLog, requireResource } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
-import { type HttpClientConfig, httpClientFields } from '../fields/http_client.js';
-import { metadataFilter } from '../fields/metadata.js';
+import { httpClientFields } from '../fields/http_client.js';
 import { encodeMultipart } from '../http/multipart.js';
 import { HttpRequestError, HttpRequester, type HttpResponse } from '../http/requester.js';
 import { extractHeaderMeta, responseBodies } from '../http/response_messages.js';
 
-export interface HttpProcessorConfig extends HttpClientConfig {
-  batch_as_multipart: boolean;
-  parallel: boolean;
-}
+const fields = [
+  ...httpClientFields('POST'),
+  field.bool('batch_as_multipart', 'Send message batches as a single multipart/mixed request (RFC 1341).', {
+    default: false,
+    advanced: true,
+  }),
+  field.bool(
+    'parallel',
+    'When processing batched messages, send the messages of the batch in parallel rather than one after another.',
+    { default: false },
+  ),
+] as const;
 
-type HeaderFilter = ((key: string) => boolean) | null;
+export type HttpProcessorConfig = ConfigOf<typeof fields>;
 
 export class HttpProcessor implements Processor {
-  private readonly extractHeader: HeaderFilter;
   private readonly logError: (err: Error) => void;
 
   constructor(
@@ -27,7 +33,6 @@ export class HttpProcessor implements Processor {
     private readonly config: HttpProcessorConfig,
     ctx: BuildContext,
   ) {
-    this.extractHeader = metadataFilter(config.extract_headers);
     this.logError = processorErrorLog(ctx.logger);
   }
 
@@ -60,7 +65,8 @@ export class HttpProcessor implements Processor {
       }
       const res = this.received(sent);
       const bodies = responseBodies(res);
-      if (bodies.length === 0) throw new Error(`HTTP response from '${this.config.url}' was empty`);
+      if (bodies.length === 0)
+        throw new Error(`HTTP response from '${this.config.url.render(batch, 0)}' was empty`);
       return bodies.map((body, i) => this.answered(batch[i] ?? (batch[0] as Message), res, body));
     } catch (err) {
       return batch.map((msg) => this.failed(msg, err));
@@ -101,7 +107,7 @@ export class HttpProcessor implements Processor {
     const out = msg.copy();
     out.setBytes(body);
     out.setMeta('http_status_code', res.status);
-    extractHeaderMeta(out, res.headers, this.extractHeader);
+    extractHeaderMeta(out, res.headers, this.config.extract_headers);
     return out;
   }
 
@@ -109,14 +115,14 @@ export class HttpProcessor implements Processor {
     const out = flagged(msg, err);
     if (err instanceof HttpRequestError) {
       if (err.status !== undefined) out.setMeta('http_status_code', err.status);
-      extractHeaderMeta(out, err.headers, this.extractHeader);
+      extractHeaderMeta(out, err.headers, this.config.extract_headers);
     }
     this.logError(out.error as Error);
     return out;
   }
 }
 
-export const spec: ComponentSpec<HttpProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'http',
   kind: 'processor',
   status: 'stable',
@@ -138,18 +144,7 @@ Each resulting message gets the metadata \`http_status_code\`, and the response 
 ## Error handling
 
 When a request fails for good, the message goes on with its original content, flagged with the error (and with \`http_status_code\` when the server answered), for \`catch\`, \`try\` or a dead-letter output to handle.`,
-  fields: [
-    ...httpClientFields('POST'),
-    field.bool('batch_as_multipart', 'Send message batches as a single multipart/mixed request (RFC 1341).', {
-      default: false,
-      advanced: true,
-    }),
-    field.bool(
-      'parallel',
-      'When processing batched messages, send the messages of the batch in parallel rather than one after another.',
-      { default: false },
-    ),
-  ],
+  fields,
   examples: [
     {
       title: 'Branched request',
@@ -171,7 +166,7 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Processor> {
     if (config.rate_limit) requireResource(ctx, 'rate_limit', config.rate_limit);
     // A pool without a socket cap: parallel requests of a batch must not queue behind each other.
     const requester = await HttpRequester.create(config, ctx, Number.POSITIVE_INFINITY, {
@@ -179,4 +174,4 @@ output:
     });
     return new HttpProcessor(requester, config, ctx);
   },
-};
+});

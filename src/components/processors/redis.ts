@@ -2,31 +2,20 @@
 // older `operator` + `key`) and replaces the message content with the reply.
 import type { Logger } from 'pino';
 import type { Interpolation, Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { sleep } from '../../engine/backoff.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 import {
   type RedisArgument,
-  type RedisClientConfig,
   type RedisReply,
   RedisSession,
   redisClientFields,
   redisTarget,
   redisValue,
 } from '../redis/client.js';
-
-export interface RedisProcessorConfig extends RedisClientConfig {
-  command?: string;
-  args_mapping?: string;
-  operator?: string;
-  key?: string;
-  retries: number;
-  retry_period: string;
-}
 
 /** The command of one message and how its reply becomes the new content. */
 interface Call {
@@ -39,10 +28,11 @@ type Planner = (batch: Batch, index: number) => Call;
 const asInteger = (reply: RedisReply, msg: Message) => msg.setBytes(String(reply));
 
 /** The deprecated operators, as the reference implements them. */
-function operatorPlanner(operator: string, key: Interpolation): Planner {
+function operatorPlanner(operator: string, key: Interpolation | undefined): Planner {
   const keyOf = (batch: Batch, i: number) => {
     try {
-      return key.render(batch, i);
+      // An operator without a key works on the empty key, as the reference does.
+      return key?.render(batch, i) ?? '';
     } catch (err) {
       throw new Error(`key interpolation error: ${errorMessage(err)}`);
     }
@@ -143,7 +133,7 @@ export class RedisProcessor implements Processor {
   }
 }
 
-export const spec: ComponentSpec<RedisProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'redis',
   kind: 'processor',
   status: 'stable',
@@ -155,15 +145,13 @@ export const spec: ComponentSpec<RedisProcessorConfig, Processor> = {
     'The deprecated `operator` + `key` form supports `keys`, `scard`, `sadd` (the content is the member) and `incrby` (the content is the increment).',
   fields: [
     ...redisClientFields(),
-    field.string('command', 'The command to run.', {
+    field.interpolated('command', 'The command to run.', {
       optional: true,
-      interpolated: true,
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
       examples: ['scard', 'incrby', '${! meta("command") }'],
     }),
-    field.string('args_mapping', 'A Bloblang mapping that evaluates to the array of command arguments.', {
+    field.mapping('args_mapping', 'A Bloblang mapping that evaluates to the array of command arguments.', {
       optional: true,
-      bloblang: true,
       examples: ['root = [ this.key ]', 'root = [ meta("kafka_key"), this.count ]'],
     }),
     field.string('operator', 'The operator to apply (deprecated: use `command`).', {
@@ -171,19 +159,20 @@ export const spec: ComponentSpec<RedisProcessorConfig, Processor> = {
       deprecated: true,
       options: ['incrby', 'keys', 'sadd', 'scard'],
     }),
-    field.string('key', 'The key of the operator (deprecated: use `command`).', {
+    field.interpolated('key', 'The key of the operator (deprecated: use `command`).', {
       optional: true,
       deprecated: true,
-      interpolated: true,
     }),
     field.int('retries', 'The most retries of a failed command.', { default: 3, advanced: true }),
-    field.string('retry_period', 'The wait between retries.', { default: '500ms', advanced: true }),
+    field.duration('retry_period', 'The wait between retries.', { default: '500ms', advanced: true }),
   ],
   lint: (config) => {
     if ((config.operator === undefined) === (config.command === undefined))
       return ["one of 'operator' (old style) or 'command' (new style) fields must be specified"];
     if (config.args_mapping !== undefined && config.operator !== undefined)
       return ['field args_mapping is invalid with an operator set'];
+    if (config.command !== undefined && !config.args_mapping)
+      return ['args_mapping is required with command'];
     return [];
   },
   examples: [
@@ -208,29 +197,19 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Processor> {
     const target = await redisTarget(config);
-    let plan: Planner;
-    if (config.command !== undefined) {
-      if (config.args_mapping === undefined)
-        throw new ConfigError('redis: args_mapping is required with command');
-      plan = commandPlanner(
-        ctx.interpolation(config.command, 'command'),
-        ctx.mapping(config.args_mapping, 'args_mapping'),
-      );
-    } else if (config.operator !== undefined) {
-      plan = operatorPlanner(config.operator, ctx.interpolation(config.key ?? '', 'key'));
-    } else {
-      throw new ConfigError(
-        "redis: one of 'operator' (old style) or 'command' (new style) fields must be specified",
-      );
-    }
+    // Lint has checked that exactly one of command (with args_mapping) and operator is set.
+    const plan =
+      config.command !== undefined && config.args_mapping !== undefined
+        ? commandPlanner(config.command, config.args_mapping)
+        : operatorPlanner(config.operator ?? '', config.key);
     return new RedisProcessor(
       new RedisSession(target, ctx.logger),
       plan,
       config.retries,
-      durationMs(config.retry_period, 'retry_period'),
+      config.retry_period,
       ctx.logger,
     );
   },
-};
+});

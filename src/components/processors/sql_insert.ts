@@ -1,11 +1,11 @@
 // The `sql_insert` processor: inserts a row per message (a batch as one multi-row INSERT) and passes
 // the messages on unchanged; when the insert fails every message of the batch is flagged.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch } from '../../message/message.js';
-import { type SqlInsertConfig, SqlInsertWriter } from '../outputs/sql_insert.js';
+import { SqlInsertWriter } from '../outputs/sql_insert.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
 import {
   argsMappingField,
@@ -15,9 +15,7 @@ import {
   prefixSuffixFields,
 } from '../sql/fields.js';
 
-export type SqlInsertProcessorConfig = Omit<SqlInsertConfig, 'max_in_flight' | 'batching'>;
-
-export const spec: ComponentSpec<SqlInsertProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'sql_insert',
   kind: 'processor',
   status: 'stable',
@@ -63,9 +61,9 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
+  build(config, ctx: BuildContext): Processor {
     const db = new SqlDatabase(config, ctx);
-    const writer = new SqlInsertWriter(db, config, ctx.mapping(config.args_mapping, 'args_mapping'));
+    const writer = new SqlInsertWriter(db, config, config.args_mapping ?? null);
     const connected = connectOnUse(db);
     const logError = processorErrorLog(ctx.logger);
     return {
@@ -82,4 +80,4 @@ output:
       close: () => db.close(),
     };
   },
-};
+});

@@ -1,61 +1,14 @@
 // The `sql_raw` processor: runs a query per message; its rows (an array of JSON objects) replace
 // the message, or with `exec_only` the message stays as it was. A failure flags the message.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
-import {
-  argsMappingField,
-  connectionFields,
-  driverField,
-  dsnField,
-  type SqlConnectionConfig,
-} from '../sql/fields.js';
-import { lintStatements, RawStatements, type RawStatementsConfig, runBound } from '../sql/statements.js';
+import { connectionFields, driverField, dsnField } from '../sql/fields.js';
+import { lintStatements, RawStatements, rawQueryFields, rawTopFields, runBound } from '../sql/statements.js';
 
-export interface SqlRawProcessorConfig extends SqlConnectionConfig, RawStatementsConfig {}
-
-export function rawQueryFields(last: 'exec_only' | 'when') {
-  return [
-    field.string('query', 'The statement, with placeholders (`$1`... for postgres, `?` for mysql).', {
-      examples: ['INSERT INTO footable (foo, bar) VALUES ($1, $2);'],
-    }),
-    argsMappingField(true),
-    last === 'exec_only'
-      ? field.bool('exec_only', "Discard the statement's result.", { optional: true })
-      : field.string(
-          'when',
-          'A Bloblang query: the statement runs for a message only when it returns true.',
-          {
-            optional: true,
-            bloblang: true,
-            examples: ['this.kind == "delete"'],
-          },
-        ),
-  ];
-}
-
-export function rawTopFields() {
-  return [
-    field.string('query', 'The statement to run, with placeholders (`$1`... for postgres, `?` for mysql).', {
-      optional: true,
-      examples: ['SELECT * FROM footable WHERE user_id = $1;'],
-    }),
-    field.bool(
-      'unsafe_dynamic_query',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      'Interpolate `${! }` in the query per message. Never put message content there: it is an SQL injection; pass values through `args_mapping`.',
-      {
-        default: false,
-        advanced: true,
-      },
-    ),
-    argsMappingField(true),
-  ];
-}
-
-export const spec: ComponentSpec<SqlRawProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'sql_raw',
   kind: 'processor',
   status: 'stable',
@@ -105,7 +58,7 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
+  build(config, ctx: BuildContext): Processor {
     const statements = new RawStatements(config, ctx);
     const db = new SqlDatabase(config, ctx);
     const connected = connectOnUse(db);
@@ -127,4 +80,4 @@ output:
       close: () => db.close(),
     };
   },
-};
+});

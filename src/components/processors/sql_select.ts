@@ -1,6 +1,6 @@
 // The `sql_select` processor: runs a SELECT per message; the rows (an array of JSON objects)
 // replace the message. A failure flags the message.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
@@ -13,19 +13,9 @@ import {
   driverField,
   dsnField,
   prefixSuffixFields,
-  type SqlConnectionConfig,
 } from '../sql/fields.js';
 
-export interface SqlSelectProcessorConfig extends SqlConnectionConfig {
-  table: string;
-  columns: string[];
-  where?: string;
-  args_mapping?: string;
-  prefix?: string;
-  suffix?: string;
-}
-
-export const spec: ComponentSpec<SqlSelectProcessorConfig, Processor> = {
+export const spec = defineComponent({
   name: 'sql_select',
   kind: 'processor',
   status: 'stable',
@@ -70,8 +60,8 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
-    const args = config.args_mapping ? ctx.mapping(config.args_mapping, 'args_mapping') : null;
+  build(config, ctx: BuildContext): Processor {
+    const args = config.args_mapping ?? null;
     const sql = selectStatement(config);
     const db = new SqlDatabase(config, ctx);
     const connected = connectOnUse(db);
@@ -88,4 +78,4 @@ output:
     );
     return { process, close: () => db.close() };
   },
-};
+});

@@ -7,24 +7,16 @@ import type * as RedisModule from '@redis/client';
 import type { RedisArgument } from '@redis/client';
 import type { Logger } from 'pino';
 import { scrubSecretText } from '../../config/secret_text.js';
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type ConfigOf, field } from '../../config/spec.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { type TlsConfig, type TlsOptions, tlsField, tlsOptions } from '../fields/tls.js';
-
-export interface RedisClientConfig {
-  url: string;
-  kind: string;
-  master: string;
-  client_name: string;
-  tls: TlsConfig;
-}
+import { type TlsOptions, tlsField, tlsOptions } from '../fields/tls.js';
 
 export type { RedisArgument };
 
 /** A decoded RESP2 reply: bulk strings as strings (or Buffers from sendBinary), arrays nested. */
 export type RedisReply = string | number | Buffer | null | RedisReply[];
 
-export function redisClientFields(): FieldSpec[] {
+export function redisClientFields() {
   return [
     field.string(
       'url',
@@ -33,11 +25,12 @@ export function redisClientFields(): FieldSpec[] {
         examples: ['redis://:6379', 'redis://localhost:6379', 'redis://user:password@redis:6379/1'],
       },
     ),
-    field.string('kind', 'The client kind. nekton supports `simple` (one server) only so far.', {
-      default: 'simple',
-      advanced: true,
-      options: ['simple', 'cluster', 'failover'],
-    }),
+    field.enum(
+      'kind',
+      'The client kind. nekton supports `simple` (one server) only so far.',
+      ['simple', 'cluster', 'failover'],
+      { default: 'simple', advanced: true },
+    ),
     field.string('master', 'The master name when `kind` is `failover`.', {
       default: '',
       advanced: true,
@@ -48,8 +41,11 @@ export function redisClientFields(): FieldSpec[] {
       advanced: true,
     }),
     tlsField(),
-  ];
+  ] as const;
 }
+
+/** The client fields as a factory receives them. */
+export type RedisClientConfig = ConfigOf<ReturnType<typeof redisClientFields>>;
 
 /** Where and how to connect, checked once at build time. */
 export interface RedisTarget {

@@ -6,7 +6,6 @@ import type PgModule from 'pg';
 import type { Logger } from 'pino';
 import { Timestamp } from '../../bloblang/library.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { durationMs } from '../fields/duration.js';
 import { expandPaths } from '../inputs/file.js';
 import { describeTarget, dialectOf, parseMysqlDsn, type SqlDialect } from './dsn.js';
 import type { SqlConnectionConfig } from './fields.js';
@@ -98,8 +97,8 @@ const pgTypes = {
 };
 
 function openPostgres(config: SqlConnectionConfig, onError: (err: Error) => void): Pool {
-  const idle = durationMs(config.conn_max_idle_time ?? '', 'conn_max_idle_time');
-  const life = durationMs(config.conn_max_life_time ?? '', 'conn_max_life_time');
+  const idle = config.conn_max_idle_time ?? 0;
+  const life = config.conn_max_life_time ?? 0;
   const pool = new (pg as typeof PgModule).Pool({
     connectionString: config.dsn,
     max: config.conn_max_open && config.conn_max_open > 0 ? config.conn_max_open : 10,
@@ -142,7 +141,7 @@ function openPostgres(config: SqlConnectionConfig, onError: (err: Error) => void
 
 function openMysql(config: SqlConnectionConfig): Pool {
   const target = parseMysqlDsn(config.dsn);
-  const idle = durationMs(config.conn_max_idle_time ?? '', 'conn_max_idle_time');
+  const idle = config.conn_max_idle_time ?? 0;
   const pool = (mysql as typeof MysqlModule).createPool({
     ...target,
     connectionLimit: config.conn_max_open && config.conn_max_open > 0 ? config.conn_max_open : 10,
@@ -186,8 +185,9 @@ function openMysql(config: SqlConnectionConfig): Pool {
 /** Runs init files and statement once; mysql needs multi-statement mode for whole files. */
 async function runInit(config: SqlConnectionConfig, dialect: SqlDialect, pool: Pool): Promise<void> {
   const statements: string[] = [];
-  for (const path of await expandPaths(config.init_files ?? []))
-    statements.push(await readFile(path, 'utf8'));
+  // The element type admits undefined (the field is optional); a list never holds it.
+  const files = (config.init_files ?? []).filter((f) => f !== undefined);
+  for (const path of await expandPaths(files)) statements.push(await readFile(path, 'utf8'));
   if (config.init_statement?.trim()) statements.push(config.init_statement);
   if (statements.length === 0) return;
   if (dialect === 'postgres') {

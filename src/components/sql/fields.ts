@@ -1,5 +1,6 @@
 // The connection fields every sql_* component shares, declared once in the reference's order and flags.
-import { type FieldSpec, field } from '../../config/spec.js';
+import type { Mapping } from '../../bloblang/index.js';
+import { type ConfigOf, type FieldSpec, field } from '../../config/spec.js';
 
 /** Drivers the reference lists; nekton connects to `postgres`/`pgx` and `mysql`, the rest fail at connect. */
 export const SQL_DRIVERS = [
@@ -15,26 +16,17 @@ export const SQL_DRIVERS = [
   'gocosmos',
   'spanner',
   'databricks',
-];
+] as const;
 
-export interface SqlConnectionConfig {
-  driver: string;
-  dsn: string;
-  init_files?: string[];
-  init_statement?: string;
-  conn_max_idle_time?: string;
-  conn_max_life_time?: string;
-  conn_max_idle?: number;
-  conn_max_open?: number;
+export function driverField() {
+  return field.enum(
+    'driver',
+    'The database driver: `postgres` (or `pgx`) and `mysql` (MySQL, MariaDB).',
+    SQL_DRIVERS,
+  );
 }
 
-export function driverField(): FieldSpec {
-  return field.string('driver', 'The database driver: `postgres` (or `pgx`) and `mysql` (MySQL, MariaDB).', {
-    options: SQL_DRIVERS,
-  });
-}
-
-export function dsnField(): FieldSpec {
+export function dsnField() {
   return field.string(
     'dsn',
     'The data source name: a URL for postgres (`postgres://user:pass@host:5432/db?sslmode=disable`), the Go form for mysql (`user:pass@tcp(host:3306)/db`, a `mysql://` URL works too).',
@@ -44,26 +36,29 @@ export function dsnField(): FieldSpec {
   );
 }
 
-export function argsMappingField(optional: boolean): FieldSpec {
-  return field.string(
+/** The factory receives the compiled mapping, or undefined when none is given. */
+export function argsMappingField(
+  optional: boolean,
+): FieldSpec<'args_mapping', string | undefined, Mapping | undefined> {
+  return field.mapping(
     'args_mapping',
     'A Bloblang mapping that must evaluate to an array: the values of the placeholders (`$1`, `$2`... for postgres, `?` for mysql), in order.',
-    { bloblang: true, ...(optional ? { optional: true } : {}), examples: ['root = [ this.id, this.name ]'] },
+    { ...(optional ? { optional: true } : {}), examples: ['root = [ this.id, this.name ]'] },
   );
 }
 
-export function prefixSuffixFields(): FieldSpec[] {
+export function prefixSuffixFields() {
   return [
     field.string('prefix', 'An optional prefix for the statement.', { optional: true, advanced: true }),
     field.string('suffix', 'An optional suffix for the statement, e.g. `ON CONFLICT (id) DO NOTHING`.', {
       optional: true,
       advanced: true,
     }),
-  ];
+  ] as const;
 }
 
 /** `init_files` ... `conn_max_open`, in the reference's order. */
-export function connectionFields(): FieldSpec[] {
+export function connectionFields() {
   return [
     field.array(
       field.string(
@@ -85,11 +80,11 @@ export function connectionFields(): FieldSpec[] {
         examples: ['CREATE TABLE IF NOT EXISTS things (id text, body text)'],
       },
     ),
-    field.string('conn_max_idle_time', 'How long a connection may stay idle before it is closed.', {
+    field.duration('conn_max_idle_time', 'How long a connection may stay idle before it is closed.', {
       optional: true,
       advanced: true,
     }),
-    field.string('conn_max_life_time', 'How long a connection may be reused before it is replaced.', {
+    field.duration('conn_max_life_time', 'How long a connection may be reused before it is replaced.', {
       optional: true,
       advanced: true,
     }),
@@ -106,5 +101,10 @@ export function connectionFields(): FieldSpec[] {
       optional: true,
       advanced: true,
     }),
-  ];
+  ] as const;
 }
+
+/** What the connection fields (driver, dsn, init_files ... conn_max_open) hand a factory. */
+export type SqlConnectionConfig = ConfigOf<
+  [ReturnType<typeof driverField>, ReturnType<typeof dsnField>, ...ReturnType<typeof connectionFields>]
+>;

@@ -1,25 +1,64 @@
 // The statement list of `sql_raw` (processor and output): `query` plus `queries`, each with its own
 // arguments, optionally interpolated per message (`unsafe_dynamic_query`) or guarded by `when`.
 import type { Interpolation, Mapping } from '../../bloblang/index.js';
+import { type ConfigOf, field } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
 import { argsOf } from './args.js';
 import type { Row, SqlDatabase, SqlSession } from './client.js';
+import { argsMappingField } from './fields.js';
 
-export interface RawQueryConfig {
-  query: string;
-  args_mapping?: string;
-  exec_only?: boolean;
-  when?: string;
+const queryField = () =>
+  field.string('query', 'The statement, with placeholders (`$1`... for postgres, `?` for mysql).', {
+    examples: ['INSERT INTO footable (foo, bar) VALUES ($1, $2);'],
+  });
+const execOnlyField = () => field.bool('exec_only', "Discard the statement's result.", { optional: true });
+const whenField = () =>
+  field.mapping('when', 'A Bloblang query: the statement runs for a message only when it returns true.', {
+    optional: true,
+    examples: ['this.kind == "delete"'],
+  });
+
+/** The fields of one item of `queries`: the processor's end with `exec_only`, the output's with `when`. */
+export function rawQueryFields(last: 'exec_only' | 'when') {
+  return [
+    queryField(),
+    argsMappingField(true),
+    last === 'exec_only' ? execOnlyField() : whenField(),
+  ] as const;
 }
 
-export interface RawStatementsConfig {
-  query?: string;
-  unsafe_dynamic_query: boolean;
-  args_mapping?: string;
-  exec_only?: boolean;
-  queries?: RawQueryConfig[];
+export function rawTopFields() {
+  return [
+    field.string('query', 'The statement to run, with placeholders (`$1`... for postgres, `?` for mysql).', {
+      optional: true,
+      examples: ['SELECT * FROM footable WHERE user_id = $1;'],
+    }),
+    field.bool(
+      'unsafe_dynamic_query',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
+      'Interpolate `${! }` in the query per message. Never put message content there: it is an SQL injection; pass values through `args_mapping`.',
+      {
+        default: false,
+        advanced: true,
+      },
+    ),
+    argsMappingField(true),
+  ] as const;
 }
+
+/** One parsed item of `queries` (either variant). */
+type RawQueryConfig = ConfigOf<
+  readonly [ReturnType<typeof queryField>, ReturnType<typeof argsMappingField>]
+> &
+  Partial<ConfigOf<readonly [ReturnType<typeof execOnlyField>, ReturnType<typeof whenField>]>>;
+
+/** What RawStatements reads of a parsed sql_raw config (processor or output). */
+export type RawStatementsConfig = ConfigOf<ReturnType<typeof rawTopFields>> &
+  Partial<ConfigOf<readonly [ReturnType<typeof execOnlyField>]>> & {
+    // An element type admits undefined (the `queries` object is optional); a list never holds it.
+    queries?: readonly (RawQueryConfig | undefined)[];
+  };
 
 interface Statement {
   text: string;
@@ -36,7 +75,7 @@ export interface BoundStatement {
   execOnly: boolean;
 }
 
-export function lintStatements(config: RawStatementsConfig): string[] {
+export function lintStatements(config: { query?: string; queries?: readonly unknown[] }): string[] {
   const hasQuery = Boolean(config.query?.trim());
   const hasQueries = (config.queries?.length ?? 0) > 0;
   if (!hasQuery && !hasQueries) return ['either field query or field queries is required'];
@@ -50,18 +89,18 @@ export class RawStatements {
     const add = (q: RawQueryConfig, path: string) => {
       this.list.push({
         text: q.query,
+        // Interpolated only with unsafe_dynamic_query, so the spec cannot compile it.
         dynamic: config.unsafe_dynamic_query ? ctx.interpolation(q.query, `${path}query`) : null,
-        args: q.args_mapping ? ctx.mapping(q.args_mapping, `${path}args_mapping`) : null,
+        args: q.args_mapping ?? null,
         execOnly: q.exec_only ?? false,
-        when: q.when ? ctx.mapping(q.when, `${path}when`) : null,
+        when: q.when ?? null,
       });
     };
     if (config.query?.trim())
       add({ query: config.query, args_mapping: config.args_mapping, exec_only: config.exec_only }, '');
     config.queries?.forEach((q, i) => {
-      add(q, `queries.${i}.`);
+      if (q) add(q, `queries.${i}.`);
     });
-    if (this.list.length === 0) throw new Error('either field query or field queries is required');
   }
 
   /** The statements that apply to message `index`, with their SQL and arguments. */

@@ -3,7 +3,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { HttpRequester } from '../../../src/components/http/requester.js';
-import { HttpClientWriter, spec } from '../../../src/components/outputs/http_client.js';
+import {
+  type HttpClientOutputConfig,
+  HttpClientWriter,
+  spec,
+} from '../../../src/components/outputs/http_client.js';
+import { parseFields } from '../../../src/config/spec.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
 import { configOf } from '../reference.js';
@@ -37,9 +42,10 @@ describe('http_client output', () => {
 
   async function writer(overrides: Record<string, unknown>) {
     const ctx = createTestContext();
-    const config = configOf(spec, { url: `${base}/in`, retry_period: '10ms', ...overrides });
+    const raw = configOf(spec, { url: `${base}/in`, retry_period: '10ms', ...overrides });
+    const config: HttpClientOutputConfig = parseFields(spec.fields, raw, ctx);
     const requester = await HttpRequester.create(config, ctx, 4);
-    return new HttpClientWriter(requester, config, []);
+    return new HttpClientWriter(requester, config);
   }
 
   it('retries a failing server, then succeeds', async () => {

@@ -30,8 +30,8 @@ function readerConfig(source: string, group: string): RedisStreamsInputConfig {
     consumer_group: group,
     create_streams: true,
     start_from_oldest: true,
-    commit_period: '50ms',
-    timeout: '100ms',
+    commit_period: 50,
+    timeout: 100,
   };
 }
 

@@ -6,7 +6,11 @@ import { InprocReader } from '../../../src/components/inputs/inproc.js';
 import { spec as rawInput } from '../../../src/components/inputs/sql_raw.js';
 import { spec as selectInput } from '../../../src/components/inputs/sql_select.js';
 import { InprocWriter } from '../../../src/components/outputs/inproc.js';
-import { spec as insertOutput, SqlInsertWriter } from '../../../src/components/outputs/sql_insert.js';
+import {
+  spec as insertOutput,
+  type SqlInsertConfig,
+  SqlInsertWriter,
+} from '../../../src/components/outputs/sql_insert.js';
 import { spec as rawOutput } from '../../../src/components/outputs/sql_raw.js';
 import { spec as insertProcessor } from '../../../src/components/processors/sql_insert.js';
 import { spec as rawProcessor } from '../../../src/components/processors/sql_raw.js';
@@ -15,6 +19,7 @@ import { registry } from '../../../src/components/registry.js';
 import { SqlDatabase } from '../../../src/components/sql/client.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
+import { parseFields } from '../../../src/config/spec.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import type { Input } from '../../../src/engine/component.js';
 import { Stream } from '../../../src/engine/stream.js';
@@ -24,6 +29,11 @@ import { createTestContext, createTestEnv } from '../../helpers/context.js';
 import { requireService, waitFor } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';
 import { mariadb, postgres, type TestDatabase, uniqueTable } from './databases.js';
+
+/** An sql_insert config as its factory receives it (defaults filled, durations and mappings parsed). */
+function parsedInsertConfig(given: Record<string, unknown>): SqlInsertConfig {
+  return parseFields(insertOutput.fields, configOf(insertOutput, given), createTestContext());
+}
 
 const provider = schemaProvider(registry);
 
@@ -95,11 +105,8 @@ for (const make of [postgres, mariadb]) {
         args_mapping: 'root = [ this.id, this.name, @tag ]',
       });
       const ctx = createTestContext();
-      const writer = new SqlInsertWriter(
-        new SqlDatabase(config, ctx),
-        config,
-        ctx.mapping(config.args_mapping, 'x'),
-      );
+      const parsed = parsedInsertConfig(config);
+      const writer = new SqlInsertWriter(new SqlDatabase(parsed, ctx), parsed, parsed.args_mapping ?? null);
       const p = db.ph;
       assert.equal(
         writer.statement(2),
@@ -219,7 +226,7 @@ output:
               /127\.0\.0\.1:3306/,
             ];
       const connectError = async (dsn: string) => {
-        const d = new SqlDatabase(configOf(insertOutput, { driver: db.driver, dsn }), createTestContext());
+        const d = new SqlDatabase(parsedInsertConfig({ driver: db.driver, dsn }), createTestContext());
         const err = await d.connect().then(
           () => new Error('connected'),
           (e: Error) => e,
@@ -528,7 +535,7 @@ output:
       const bad =
         db.driver === 'postgres' ? 'postgres://postgres@127.0.0.1:1/test' : 'root@tcp(127.0.0.1:1)/test';
       const database = new SqlDatabase(
-        configOf(insertOutput, { driver: db.driver, dsn: bad }),
+        parsedInsertConfig({ driver: db.driver, dsn: bad }),
         createTestContext(),
       );
       await assert.rejects(database.connect(), /127\.0\.0\.1:1\b.*ECONNREFUSED/);
@@ -558,7 +565,7 @@ describe('sql drivers', () => {
   it('a driver without a client fails clearly when the component is built, naming the field', () => {
     assert.throws(
       () =>
-        new SqlDatabase(configOf(insertOutput, { driver: 'oracle', dsn: 'oracle://x' }), {
+        new SqlDatabase(parsedInsertConfig({ driver: 'oracle', dsn: 'oracle://x' }), {
           logger: createTestContext().logger,
           path: 'root.output.sql_insert',
         }),
