@@ -10,7 +10,7 @@ import { ResourceManager } from '../engine/resources.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
 import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
-import { sendText } from '../http/respond.js';
+import { sendText } from '../listener/respond.js';
 import { HttpServer } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
 import { inSource, inSourceSync } from './config_source.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseListenAddress } from '../../src/http/address.js';
+import { parseListenAddress } from '../../src/listener/address.js';
 import { base64Problem, defaultHttpConfig, type HttpConfigInput } from '../../src/http/config.js';
 import { HttpServer } from '../../src/http/server.js';
 

@@ -10,7 +10,8 @@ import { scrubSecretText } from '../../config/secret_text.js';
 import type { EndpointHandler } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import { nodeCrypto } from '../../engine/lazy_builtins.js';
-import { readBody, sendError, sendJson } from '../../http/respond.js';
+import { readBody } from '../../listener/body.js';
+import { sendError, sendJson } from '../../listener/respond.js';
 import { idProblem } from '../../streams/stream_id.js';
 import { UnknownMemberFields } from './dynamic_member.js';
 

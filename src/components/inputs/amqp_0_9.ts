@@ -8,7 +8,9 @@ import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
 import { compileConfigPatterns, type Pattern } from '../../regexp/index.js';
-import { closeQuietly, connectionName, dialAny, expandUrls } from '../amqp/connection.js';
+import { connectionName, dialAny } from '../amqp/connection.js';
+import { closeQuietly } from '../connection/close_quietly.js';
+import { expandUrls } from '../connection/urls.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 import { DeliveryQueue } from './delivery_queue.js';
 

@@ -13,9 +13,9 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
+import { closeQuietly } from '../connection/close_quietly.js';
 import { durationMs } from '../fields/duration.js';
 import {
-  closeQuietly,
   connectionName,
   connectNats,
   headersToMetadata,

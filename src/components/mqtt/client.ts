@@ -5,7 +5,8 @@ import type * as MqttModule from 'mqtt';
 import type { IClientOptions, IStore, MqttClient } from 'mqtt';
 import { type FieldSpec, field } from '../../config/spec.js';
 import { nodeCrypto } from '../../engine/lazy_builtins.js';
-import { redactUrl } from '../amqp/connection.js';
+import { closeQuietlyWith } from '../connection/close_quietly.js';
+import { expandUrls, redactUrl } from '../connection/urls.js';
 import { durationMs } from '../fields/duration.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
 
@@ -74,14 +75,6 @@ export function mqttConnectionFields(): FieldSpec[] {
     field.int('keepalive', 'Seconds between keepalive pings (0 disables them).', { default: 30, ...a }),
     tlsField(),
   ];
-}
-
-/** URLs with comma-separated entries expanded, as the reference does. */
-function expandUrls(urls: readonly string[]): string[] {
-  return urls
-    .flatMap((u) => u.split(','))
-    .map((u) => u.trim())
-    .filter((u) => u !== '');
 }
 
 /** The client id for one connection: with `nanoid`, a fresh random suffix each time. */
@@ -193,7 +186,7 @@ function open(
 }
 
 /** Disconnects politely when the broker answers, else drops the socket. */
-export async function closeQuietly(client: MqttClient | null, force = false): Promise<void> {
+export async function closeMqtt(client: MqttClient | null, force = false): Promise<void> {
   if (!client) return;
   // A client error after this point must not become an unhandled 'error' event.
   client.on('error', () => undefined);
@@ -201,14 +194,8 @@ export async function closeQuietly(client: MqttClient | null, force = false): Pr
     client.end(true);
     return;
   }
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      client.end(true);
-      resolve();
-    }, 1000);
-    client.end(false, {}, () => {
-      clearTimeout(timer);
-      resolve();
-    });
+  await closeQuietlyWith((done) => client.end(false, {}, done), {
+    waitMs: 1000,
+    onTimeout: () => client.end(true),
   });
 }

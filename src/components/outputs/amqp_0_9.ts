@@ -9,13 +9,9 @@ import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import { type Batch, Message } from '../../message/message.js';
-import {
-  type AmqpConnection,
-  closeQuietly,
-  connectionName,
-  dialAny,
-  expandUrls,
-} from '../amqp/connection.js';
+import { type AmqpConnection, connectionName, dialAny } from '../amqp/connection.js';
+import { closeQuietly } from '../connection/close_quietly.js';
+import { expandUrls } from '../connection/urls.js';
 import { durationMs } from '../fields/duration.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 import { queueArguments } from '../inputs/amqp_0_9.js';

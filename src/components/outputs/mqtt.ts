@@ -9,7 +9,7 @@ import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
-import { closeQuietly, dialMqtt, type MqttConnectionConfig, mqttConnectionFields } from '../mqtt/client.js';
+import { closeMqtt, dialMqtt, type MqttConnectionConfig, mqttConnectionFields } from '../mqtt/client.js';
 
 export interface MqttOutputConfig extends MqttConnectionConfig {
   topic: string;
@@ -79,7 +79,7 @@ export class MqttWriter implements OutputWriter {
     client.on('offline', () => lost('connection lost'));
     if (this.closed) {
       publisher.open = false;
-      await closeQuietly(client);
+      await closeMqtt(client);
       return;
     }
     this.publisher = publisher;
@@ -149,7 +149,7 @@ export class MqttWriter implements OutputWriter {
     this.publisher = null;
     if (!publisher) return;
     publisher.open = false;
-    await closeQuietly(publisher.client);
+    await closeMqtt(publisher.client);
   }
 }
 

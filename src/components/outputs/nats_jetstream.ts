@@ -9,9 +9,9 @@ import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
+import { closeQuietly } from '../connection/close_quietly.js';
 import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
 import {
-  closeQuietly,
   connectionName,
   connectNats,
   HeaderBuilder,
