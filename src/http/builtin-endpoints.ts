@@ -1,6 +1,6 @@
 // The endpoints every server registers: /ping, /version, /endpoints and, with an exporter, /metrics + /stats.
 import type { EndpointHandler } from '../engine/context.js';
-import { sendJson, sendText } from './respond.js';
+import { sendJson, sendText } from '../listener/respond.js';
 import type { BuildInfo } from './version.js';
 
 export type RegisterEndpoint = (path: string, description: string, handler: EndpointHandler) => void;

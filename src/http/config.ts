@@ -1,7 +1,7 @@
 // The `http` section of the service config, its defaults and the checks run before the server starts.
 import { parseDurationMs } from '../config/duration.js';
 import { ConfigError, FieldValueError } from '../engine/errors.js';
-import { DEFAULT_MAX_BODY_BYTES } from './body_limit.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../listener/body_limit.js';
 
 export type BasicAuthAlgorithm = 'md5' | 'sha256' | 'bcrypt' | 'scrypt';
 

@@ -3,8 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import { scrubReportHeader } from '../config/scrub_command_line.js';
+import { sendJson, sendText } from '../listener/respond.js';
 import type { RegisterEndpoint } from './builtin-endpoints.js';
-import { sendJson, sendText } from './respond.js';
 
 /** Returns the loaded service config with secrets scrubbed. */
 export type SanitisedConfigSource = () => unknown;

@@ -2,16 +2,21 @@
 // components) is registered here and served at its path and at `root_path + path`. Stream endpoints
 // sit in a second router consulted only when no route of the server's own answers, so a stream can
 // never shadow the management API (the reference matches in registration order, API first).
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { nodeHttp, nodeHttps } from '../base/lazy_builtins.js';
+import { nodeHttp } from '../base/lazy_builtins.js';
 import type { EndpointHandler } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
-import { type ListenAddress, parseListenAddress } from './address.js';
+import { type ListenAddress, parseListenAddress } from '../listener/address.js';
+import { bodyTooLarge, declaredTooLarge, setProcessBodyLimit, tagBodyLimit } from '../listener/body_limit.js';
+import { type CorsLayer, createCorsLayer } from '../listener/cors.js';
+import { HttpError } from '../listener/http_error.js';
+import { listenError } from '../listener/listen_error.js';
+import { closeListener, type ListenerTimeouts, openListener } from '../listener/listener.js';
+import { sendError } from '../listener/respond.js';
+import { markUpgrade } from '../listener/upgrade.js';
 import { type AuthVerdict, type BasicAuthenticator, createBasicAuthenticator } from './basic-auth.js';
-import { bodyTooLarge, declaredTooLarge, setProcessBodyLimit, tagBodyLimit } from './body_limit.js';
 import { registerBuiltinEndpoints } from './builtin-endpoints.js';
 import {
   type HttpConfig,
@@ -20,14 +25,9 @@ import {
   timeoutMs,
   validateHttpConfig,
 } from './config.js';
-import { type CorsLayer, createCorsLayer } from './cors.js';
 import { registerDebugEndpoints, type SanitisedConfigSource } from './debug-endpoints.js';
 import { type Endpoint, EndpointTier } from './endpoint_tier.js';
-import { HttpError } from './http-error.js';
-import { listenError } from './listen_error.js';
-import { sendError } from './respond.js';
 import { createSiteGuard, isLoopbackHost, type SiteGuard } from './site_guard.js';
-import { markUpgrade } from './upgrade.js';
 import { type BuildInfo, buildInfo } from './version.js';
 
 export interface ServerLogger {
@@ -35,13 +35,7 @@ export interface ServerLogger {
   warn?(msg: string): void;
 }
 
-export interface HttpTimeouts {
-  /** Time allowed to receive the request headers (slow-loris guard); 0 = no limit. */
-  headersMs: number;
-  /** Time allowed to receive the whole request; 0 = no limit. */
-  requestMs: number;
-  /** How long an idle keep-alive connection stays open. */
-  keepAliveMs: number;
+export interface HttpTimeouts extends ListenerTimeouts {
   /** On close(), how long in-flight requests may finish before their connections are cut. */
   closeGraceMs: number;
 }
@@ -61,12 +55,6 @@ export interface HttpServerOptions {
 
 /** Not configurable; the header and request limits come from the `http` config section. */
 const FIXED_TIMEOUTS = { keepAliveMs: 5_000, closeGraceMs: 10_000 };
-
-/** How often Node checks the header/request deadlines: at most 5s, finer for shorter limits. */
-function checkingIntervalMs({ headersMs, requestMs }: HttpTimeouts): number {
-  const limits = [headersMs, requestMs].filter((ms) => ms > 0);
-  return Math.max(10, Math.min(5_000, ...limits));
-}
 
 export class HttpServer {
   readonly config: HttpConfig;
@@ -167,21 +155,16 @@ export class HttpServer {
   /** Opens the listener (no-op with `enabled: false`). Port 0 picks a free port; see `port`. */
   async listen(): Promise<void> {
     if (!this.listenAddress || this.server) return;
-    const server = await this.createNodeServer();
-    server.headersTimeout = this.timeouts.headersMs;
-    server.requestTimeout = this.timeouts.requestMs;
-    server.keepAliveTimeout = this.timeouts.keepAliveMs;
-    const { host, port } = this.listenAddress;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (err) => reject(listenError(err, this.config.address)));
-      server.listen({ host, port }, () => {
-        server.off('error', reject);
-        resolve();
-      });
+    const tls = this.isTls ? { certFile: this.config.cert_file, keyFile: this.config.key_file } : {};
+    this.server = await openListener({
+      address: this.config.address,
+      ...tls,
+      timeouts: this.timeouts,
+      onRequest: this.handle,
+      onUpgrade: this.handleUpgrade,
+      listenError: (err) => listenError(err, this.config.address),
+      onServerError: (err) => this.logger?.error({ err }, 'http server error'),
     });
-    server.on('error', (err) => this.logger?.error({ err }, 'http server error'));
-    server.on('upgrade', this.handleUpgrade);
-    this.server = server;
     this.warnIfApiIsOpen();
   }
 
@@ -212,15 +195,7 @@ export class HttpServer {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
-    await new Promise<void>((resolve) => {
-      const force = setTimeout(() => server.closeAllConnections(), this.timeouts.closeGraceMs);
-      force.unref();
-      server.close(() => {
-        clearTimeout(force);
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
+    await closeListener(server, this.timeouts.closeGraceMs);
   }
 
   /** The request entry point (public so the server can be embedded or driven directly). */
@@ -257,9 +232,7 @@ export class HttpServer {
    * the socket with upgradeOf(req), and any plain answer it gives closes the connection.
    */
   private readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    // Node hands an upgraded socket over with no 'error' listener: a reset would be uncaught and
-    // kill the process. Whoever takes the socket over (ws) adds its own; this one just drops it.
-    socket.on('error', () => socket.destroy());
+    // (The listener already drops a socket that errors before ws takes it over.)
     const res = new (nodeHttp().ServerResponse)(req);
     res.assignSocket(socket as Socket);
     res.shouldKeepAlive = false;
@@ -337,13 +310,6 @@ export class HttpServer {
     }
     this.logger?.error({ err }, `http handler failed: ${errorMessage(err)}`);
     sendError(res, 500, 'Internal Server Error');
-  }
-
-  private async createNodeServer(): Promise<Server> {
-    const options = { connectionsCheckingInterval: checkingIntervalMs(this.timeouts) };
-    if (!this.isTls) return nodeHttp().createServer(options, this.handle);
-    const [cert, key] = await Promise.all([readFile(this.config.cert_file), readFile(this.config.key_file)]);
-    return nodeHttps().createServer({ ...options, cert, key }, this.handle);
   }
 }
 

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { Metric, Registry } from 'prom-client';
 import type { Counter, EndpointHandler, Gauge, MetricsScope, Timer } from '../engine/context.js';
 import { ConfigError } from '../engine/errors.js';
-import { sendJson } from '../http/respond.js';
+import { sendJson } from '../listener/respond.js';
 import { MetricFamily } from './family.js';
 import { renderLabels, sortLabels } from './labels.js';
 import { NOOP_SCOPE } from './noop.js';

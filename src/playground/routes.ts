@@ -2,9 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toJson } from '../bloblang/value.js';
 import { errorMessage } from '../engine/errors.js';
-import { HttpError } from '../http/http-error.js';
-import { readBody } from '../http/respond.js';
 import type { HttpServer } from '../http/server.js';
+import { readBody } from '../listener/body.js';
+import { HttpError } from '../listener/http_error.js';
 import { type ExecuteRequest, executeMapping } from './execute.js';
 import { PLAYGROUND_PAGE } from './page.js';
 

@@ -1,7 +1,7 @@
 // `/ready` of streams mode: 200 `OK` unless a running stream has an input or output not
 // connected; then 503 naming those streams in ascending order (decision 7).
 import type { EndpointHandler } from '../engine/context.js';
-import { sendError, sendText } from '../http/respond.js';
+import { sendError, sendText } from '../listener/respond.js';
 import type { StreamManager } from './manager.js';
 
 export function aggregatedReadyHandler(manager: StreamManager): EndpointHandler {

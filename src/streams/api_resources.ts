@@ -7,7 +7,7 @@ import type { EndpointHandler } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../engine/resources.js';
 import { TimeSlicer } from '../engine/time_slicer.js';
-import { sendError, sendJson } from '../http/respond.js';
+import { sendError, sendJson } from '../listener/respond.js';
 import type { StreamsApiContext } from './api_context.js';
 import { LintFailure, StreamBuildError } from './errors.js';
 import {

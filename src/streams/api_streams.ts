@@ -9,7 +9,7 @@ import { isPlainObject } from '../config/normalise.js';
 import { parseYaml, yamlToValue } from '../config/yaml_document.js';
 import type { EndpointHandler } from '../engine/context.js';
 import { TimeSlicer } from '../engine/time_slicer.js';
-import { sendError, sendJson } from '../http/respond.js';
+import { sendError, sendJson } from '../listener/respond.js';
 import type { StreamsApiContext } from './api_context.js';
 import { BadRequestError, LintFailure, StreamNotFoundError } from './errors.js';
 import type { StreamDefinition } from './manager.js';

@@ -2,8 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tryParseDurationMs } from '../config/duration.js';
 import { ConfigError } from '../engine/errors.js';
-import { HttpError } from '../http/http-error.js';
-import { readBody, sendError, sendJson } from '../http/respond.js';
+import { readBody } from '../listener/body.js';
+import { HttpError } from '../listener/http_error.js';
+import { sendError, sendJson } from '../listener/respond.js';
 import {
   BadRequestError,
   LintFailure,

@@ -8,18 +8,6 @@ import { importCycles, upwardImports } from './layer_rules.js';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 
-// Moved to src/listener by the listener branch: the own-address HTTP components and the body
-// reader, CORS and error writer they (and the metrics exporter) share with the main server.
-const LISTENER_COMPONENTS = new Set([
-  'components/inputs/http_server.ts',
-  'components/inputs/http_server_body.ts',
-  'components/outputs/http_server.ts',
-  'components/outputs/websocket.ts',
-]);
-const LISTENER_MODULES = new Set(['http/cors.ts', 'http/respond.ts', 'http/body_limit.ts']);
-const movingToListener = (edge: ImportEdge) =>
-  edge.to.startsWith('http/') && (LISTENER_COMPONENTS.has(edge.from) || LISTENER_MODULES.has(edge.to));
-
 const describeEdge = (edge: ImportEdge) => `src/${edge.from}:${edge.line} imports '${edge.specifier}'`;
 
 describe('layers of src/', () => {
@@ -33,7 +21,7 @@ describe('layers of src/', () => {
   });
 
   it('has no import that points up a layer', () => {
-    const found = upwardImports(edges, movingToListener).map((v) => `${describeEdge(v.edge)}: ${v.reason}`);
+    const found = upwardImports(edges).map((v) => `${describeEdge(v.edge)}: ${v.reason}`);
     assert.deepEqual(found, []);
   });
 
@@ -48,9 +36,7 @@ describe('layers of src/', () => {
       join(SRC, 'message', 'added.ts'),
       "import { runNormalMode } from '../cli/normal_mode.js';\n",
     );
-    const found = upwardImports([...edges, ...added], movingToListener).map(
-      (v) => `${describeEdge(v.edge)}: ${v.reason}`,
-    );
+    const found = upwardImports([...edges, ...added]).map((v) => `${describeEdge(v.edge)}: ${v.reason}`);
     assert.deepEqual(found, [
       "src/message/added.ts:1 imports '../cli/normal_mode.js': message/ must not import from cli/, a higher layer",
     ]);
@@ -74,15 +60,13 @@ describe('layers of src/', () => {
     );
   });
 
-  it('allows a component to import from http/ only while the listener branch moves it', () => {
-    const moving = importsOf(
+  it('refuses a component importing from http/ (shared HTTP code lives in listener/)', () => {
+    const added = importsOf(
       SRC,
       join(SRC, 'components/outputs/websocket.ts'),
       "import '../../http/server.js';",
     );
-    const other = importsOf(SRC, join(SRC, 'components/outputs/drop.ts'), "import '../../http/server.js';");
-    assert.deepEqual(upwardImports(moving, movingToListener), []);
-    assert.equal(upwardImports(other, movingToListener).length, 1);
+    assert.equal(upwardImports(added).length, 1);
   });
 
   it('finds a cycle among static value imports and prints it in import order', () => {

@@ -2,7 +2,14 @@
 // defaults, options and flags must match exactly.
 import { readFileSync } from 'node:fs';
 import { withFieldDefaults } from '../../src/components/scanners/scanner.js';
-import type { ComponentSpec, FieldSpec } from '../../src/config/spec.js';
+import {
+  type AnyField,
+  type ComponentSpec,
+  type ConfigOf,
+  type FieldParseContext,
+  type FieldSpec,
+  parseFields,
+} from '../../src/config/spec.js';
 
 interface RefField {
   name?: string;
@@ -67,4 +74,13 @@ export function referenceProblems(spec: ComponentSpec<unknown, unknown>): string
 /** A component config with the spec's defaults filled in, as the engine will hand it over. */
 export function configOf<T>(spec: ComponentSpec<T, unknown>, given: Record<string, unknown> = {}): T {
   return withFieldDefaults(spec.fields, given) as T;
+}
+
+/** Like configOf, then parsed by the fields as a `defineComponent` factory receives it (ms, compiled...). */
+export function parsedConfigOf<const Fields extends readonly AnyField[]>(
+  fields: Fields,
+  ctx: FieldParseContext,
+  given: Record<string, unknown> = {},
+): ConfigOf<Fields> {
+  return parseFields(fields, withFieldDefaults([...fields], given), ctx);
 }

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { HttpServerReader, spec } from '../../src/components/inputs/http_server.js';
+import { HttpServerReader, httpServerInputFields } from '../../src/components/inputs/http_server.js';
 import { streamFromYaml } from '../components/brokers/support.js';
-import { configOf } from '../components/reference.js';
+import { parsedConfigOf } from '../components/reference.js';
 import { createTestContext } from '../helpers/context.js';
 import { freePort, waitFor } from '../helpers/kit.js';
 
@@ -16,9 +16,9 @@ const TIMEOUT = '3s';
 
 async function start() {
   const ctx = createTestContext();
-  const config = configOf(spec, { address: '127.0.0.1:0', timeout: TIMEOUT });
+  const config = parsedConfigOf(httpServerInputFields, ctx, { address: '127.0.0.1:0', timeout: TIMEOUT });
   const reader = new HttpServerReader(config, ctx, {
-    status: ctx.interpolation(config.sync_response.status, 'status'),
+    status: config.sync_response.status,
     headers: [],
     metadataHeader: null,
   });

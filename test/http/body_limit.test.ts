@@ -3,18 +3,18 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { HttpServerReader, spec } from '../../src/components/inputs/http_server.js';
-import { DEFAULT_MAX_BODY_BYTES, setProcessBodyLimit } from '../../src/http/body_limit.js';
-import { readBody } from '../../src/http/respond.js';
+import { HttpServerReader, httpServerInputFields } from '../../src/components/inputs/http_server.js';
 import { HttpServer } from '../../src/http/server.js';
-import { configOf } from '../components/reference.js';
+import { readBody } from '../../src/listener/body.js';
+import { DEFAULT_MAX_BODY_BYTES, setProcessBodyLimit } from '../../src/listener/body_limit.js';
+import { parsedConfigOf } from '../components/reference.js';
 import { createTestContext } from '../helpers/context.js';
 import { rawExchange } from '../security/raw_client.js';
 import { send, startServer } from './support.js';
 
 async function ownInput(): Promise<{ reader: HttpServerReader; port: number }> {
   const ctx = createTestContext();
-  const config = configOf(spec, { address: '127.0.0.1:0' });
+  const config = parsedConfigOf(httpServerInputFields, ctx, { address: '127.0.0.1:0' });
   const reader = new HttpServerReader(config, ctx, {
     status: ctx.interpolation('200', 'status'),
     headers: [],

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseListenAddress } from '../../src/http/address.js';
 import { base64Problem, defaultHttpConfig, type HttpConfigInput } from '../../src/http/config.js';
 import { HttpServer } from '../../src/http/server.js';
+import { parseListenAddress } from '../../src/listener/address.js';
 
 function refusal(config: HttpConfigInput): string {
   try {

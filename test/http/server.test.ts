@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { EndpointHandler } from '../../src/engine/context.js';
-import { HttpError } from '../../src/http/http-error.js';
-import { readBody, sendJson, sendText } from '../../src/http/respond.js';
 import { HttpServer } from '../../src/http/server.js';
+import { readBody } from '../../src/listener/body.js';
+import { HttpError } from '../../src/listener/http_error.js';
+import { sendJson, sendText } from '../../src/listener/respond.js';
 import { send, startServer } from './support.js';
 
 const packageVersion = (

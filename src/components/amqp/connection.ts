@@ -5,22 +5,9 @@ import type { ChannelModel } from 'amqplib';
 // Loaded on first connect: amqplib costs ~25 ms of start-up for configs that never use it.
 let amqplib: typeof import('amqplib') | undefined;
 
-import { scrubSecretText } from '../../config/secret_text.js';
+import { redactUrl } from '../connection/urls.js';
 import type { TlsConfig } from '../fields/tls.js';
 import { tlsOptions } from '../fields/tls.js';
-
-/** URLs as configured, with comma-separated entries expanded (as the reference does). */
-export function expandUrls(urls: readonly string[]): string[] {
-  return urls
-    .flatMap((u) => u.split(','))
-    .map((u) => u.trim())
-    .filter((u) => u !== '');
-}
-
-/** The URL with its password replaced, for logs and errors (the one scrubber's rules). */
-export function redactUrl(text: string): string {
-  return scrubSecretText(text);
-}
 
 // Go's amqp client defaults: fail a dial after 30s, detect a dead peer within ~20s.
 const DIAL_TIMEOUT_MS = 30_000;
@@ -84,25 +71,3 @@ function describe(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
   return String(err);
 }
-
-/** Closes a connection, ignoring the errors of one that is already gone. */
-export async function closeQuietly(connection: ChannelModel | null): Promise<void> {
-  if (!connection) return;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    // A connection the broker is closing may never answer our close: stop waiting after a while.
-    await Promise.race([
-      connection.close(),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CLOSE_WAIT_MS);
-      }),
-    ]);
-  } catch {
-    // already closed or broken: nothing left to release
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** How long closeQuietly waits for the broker to confirm a close. */
-const CLOSE_WAIT_MS = 2000;

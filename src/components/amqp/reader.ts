@@ -7,8 +7,9 @@ import type { GroupAckFn, InputReader, Transaction } from '../../engine/componen
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import type { Pattern } from '../../regexp/index.js';
+import { closeQuietly } from '../connection/close_quietly.js';
 import { DeliveryQueue } from '../inputs/delivery_queue.js';
-import { closeQuietly, dialAny } from './connection.js';
+import { dialAny } from './connection.js';
 import { deliveryToMessage } from './delivery_message.js';
 import type { AmqpInputConfig } from './input_fields.js';
 import { queueArguments } from './queue_arguments.js';

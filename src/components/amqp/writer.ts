@@ -6,7 +6,8 @@ import type { OutputWriter } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import { type Batch, Message } from '../../message/message.js';
-import { closeQuietly, dialAny } from './connection.js';
+import { closeQuietly } from '../connection/close_quietly.js';
+import { dialAny } from './connection.js';
 import { type AmqpOutputConfig, type TemplateName, templateNames } from './output_fields.js';
 import {
   checkReturned,

@@ -11,7 +11,8 @@ import { scrubSecretText } from '../../config/secret_text.js';
 import { idProblem } from '../../config/stream_id.js';
 import type { EndpointHandler } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
-import { readBody, sendError, sendJson } from '../../http/respond.js';
+import { readBody } from '../../listener/body.js';
+import { sendError, sendJson } from '../../listener/respond.js';
 import { UnknownMemberFields } from './dynamic_member.js';
 
 export interface DynamicHooks {

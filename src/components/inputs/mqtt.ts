@@ -7,7 +7,7 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
 import {
-  closeQuietly,
+  closeMqtt,
   dialMqtt,
   lintMqttConnection,
   lintQos,
@@ -98,7 +98,7 @@ export class MqttReader implements InputReader {
       .catch((err) => {
         const why = `cannot subscribe: ${errorMessage(err)}`;
         lost(why);
-        void closeQuietly(client, true);
+        void closeMqtt(client, true);
         throw new Error(`mqtt ${address}: ${why}`);
       });
     // A resumed session may deliver before the SUBACK, which mqtt.js then only reads once that
@@ -107,7 +107,7 @@ export class MqttReader implements InputReader {
     subscribed.catch(() => undefined);
     if (this.closed) {
       subscription.open = false;
-      await closeQuietly(client);
+      await closeMqtt(client);
       return;
     }
     this.subscription = subscription;
@@ -154,7 +154,7 @@ export class MqttReader implements InputReader {
     this.logger.warn(`mqtt: delivery failed, reconnecting for a redelivery: ${err.message}`);
     subscription.open = false;
     subscription.deliveries.fail(new NotConnectedError(`mqtt ${subscription.address}: message nacked`));
-    void closeQuietly(subscription.client);
+    void closeMqtt(subscription.client);
   }
 
   private async drop(): Promise<void> {
@@ -163,7 +163,7 @@ export class MqttReader implements InputReader {
     if (!subscription) return;
     subscription.open = false;
     subscription.deliveries.end();
-    await closeQuietly(subscription.client);
+    await closeMqtt(subscription.client);
   }
 }
 

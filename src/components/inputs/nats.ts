@@ -6,8 +6,8 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
+import { closeQuietly } from '../connection/close_quietly.js';
 import {
-  closeQuietly,
   connectionName,
   connectNats,
   headersToMetadata,

@@ -12,8 +12,8 @@ import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
+import { closeQuietly } from '../connection/close_quietly.js';
 import {
-  closeQuietly,
   connectionName,
   connectNats,
   headersToMetadata,

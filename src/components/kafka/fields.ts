@@ -2,6 +2,7 @@
 // timeouts), exactly as the reference declares them, and the parsing of their values.
 import { type FieldSpec, field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
+import { expandUrls } from '../connection/urls.js';
 import { type TlsConfig, tlsField } from '../fields/tls.js';
 
 export interface SaslConfig {
@@ -147,10 +148,7 @@ export function seedBrokerProblems(entries: string[] | undefined, field = 'seed_
 
 /** `["a:9092,b:9092", "c:9092"]` → `["a:9092", "b:9092", "c:9092"]`; every entry needs a port. */
 export function seedBrokers(entries: string[]): string[] {
-  const brokers = entries
-    .flatMap((e) => e.split(','))
-    .map((b) => b.trim())
-    .filter((b) => b !== '');
+  const brokers = expandUrls(entries);
   if (brokers.length === 0) throw new ConfigError('seed_brokers: at least one broker address is required');
   for (const b of brokers) {
     if (!/^(\[[^\]]+\]|[^:]+):\d{1,5}$/.test(b)) {

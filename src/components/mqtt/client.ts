@@ -5,7 +5,8 @@ import type * as MqttModule from 'mqtt';
 import type { IClientOptions, IStore, MqttClient } from 'mqtt';
 import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { type ConfigOf, field, type RawConfigOf } from '../../config/spec.js';
-import { redactUrl } from '../amqp/connection.js';
+import { closeQuietlyWith } from '../connection/close_quietly.js';
+import { expandUrls, redactUrl } from '../connection/urls.js';
 import { tlsField, tlsOptions } from '../fields/tls.js';
 
 const a = { advanced: true };
@@ -64,14 +65,6 @@ export function lintMqttConnection(config: RawConfigOf<typeof connectionFields>)
 /** A QoS outside 0..2 is refused by lint (it used to fail the build). */
 export function lintQos(qos: number): string[] {
   return [0, 1, 2].includes(qos) ? [] : [`mqtt: qos must be 0, 1 or 2, got ${qos}`];
-}
-
-/** URLs with comma-separated entries expanded, as the reference does. */
-function expandUrls(urls: readonly string[]): string[] {
-  return urls
-    .flatMap((u) => u.split(','))
-    .map((u) => u.trim())
-    .filter((u) => u !== '');
 }
 
 /** The client id for one connection: with `nanoid`, a fresh random suffix each time. */
@@ -182,7 +175,7 @@ function open(
 }
 
 /** Disconnects politely when the broker answers, else drops the socket. */
-export async function closeQuietly(client: MqttClient | null, force = false): Promise<void> {
+export async function closeMqtt(client: MqttClient | null, force = false): Promise<void> {
   if (!client) return;
   // A client error after this point must not become an unhandled 'error' event.
   client.on('error', () => undefined);
@@ -190,14 +183,8 @@ export async function closeQuietly(client: MqttClient | null, force = false): Pr
     client.end(true);
     return;
   }
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      client.end(true);
-      resolve();
-    }, 1000);
-    client.end(false, {}, () => {
-      clearTimeout(timer);
-      resolve();
-    });
+  await closeQuietlyWith((done) => client.end(false, {}, done), {
+    waitMs: 1000,
+    onTimeout: () => client.end(true),
   });
 }

@@ -3,11 +3,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Authenticator, MsgHdrs, NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import type { Interpolation } from '../../bloblang/index.js';
-import { scrubSecretText } from '../../config/secret_text.js';
 import { type ConfigOf, field, type RawConfigOf } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
+import { expandUrls, redactUrl } from '../connection/urls.js';
 import type { MetadataFilterConfig, MetadataKeyFilter } from '../fields/metadata.js';
 import { tlsField, tlsOptions } from '../fields/tls.js';
 import { loadNats, nats } from './library.js';
@@ -104,19 +104,6 @@ export function tracingMapField<const N extends 'extract_tracing_map' | 'inject_
   );
 }
 
-/** URLs as configured, with comma-separated entries expanded (as the reference does). */
-export function expandUrls(urls: readonly string[]): string[] {
-  return urls
-    .flatMap((u) => u.split(','))
-    .map((u) => u.trim())
-    .filter((u) => u !== '');
-}
-
-/** The address with any password hidden, for logs and errors. */
-export function redactUrl(text: string): string {
-  return scrubSecretText(text);
-}
-
 const encoder = new TextEncoder();
 
 async function authenticators(auth: NatsAuthConfig): Promise<Authenticator[]> {
@@ -199,16 +186,6 @@ function describe(err: unknown): string {
 /** A connection name for server-side monitoring: the component's label, else its config path. */
 export function connectionName(ctx: BuildContext): string {
   return `nekton ${ctx.label || ctx.path.replace(/^root\./, '')}`;
-}
-
-/** Closes a connection, ignoring the errors of one that is already gone. */
-export async function closeQuietly(nc: NatsConnection | null): Promise<void> {
-  if (!nc || nc.isClosed()) return;
-  try {
-    await nc.close();
-  } catch {
-    // already broken: nothing left to release
-  }
 }
 
 /** Every header becomes metadata (its first value), as the reference does. */

@@ -4,7 +4,9 @@ import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type ConfigOf, field } from '../../config/spec.js';
 import { errorMessage } from '../../engine/errors.js';
-import { closeQuietly, connectNats, expandUrls, type NatsConnectionConfig, redactUrl } from './connection.js';
+import { closeQuietly } from '../connection/close_quietly.js';
+import { expandUrls, redactUrl } from '../connection/urls.js';
+import { connectNats, type NatsConnectionConfig } from './connection.js';
 import { nats } from './library.js';
 
 export function bucketField() {

@@ -1,36 +1,62 @@
 // The `http_server` output: clients pull messages. A GET on `path` receives one batch, a request
 // on `stream_path` a chunked response that carries every batch as it comes, and a websocket on
 // `ws_path` one websocket message per message. A batch is acknowledged once written to a client.
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import { nodeHttp, nodeHttps } from '../../base/lazy_builtins.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import { stopController } from '../../engine/stop_signal.js';
-import { parseListenAddress } from '../../http/address.js';
-import { type CorsLayer, createCorsLayer } from '../../http/cors.js';
-import { OWN_SERVER_OPTIONS } from '../../http/own_server.js';
-import { upgradeOf } from '../../http/upgrade.js';
+import { type CorsLayer, createCorsLayer } from '../../listener/cors.js';
+import { closeListener, openListener } from '../../listener/listener.js';
+import { sendError } from '../../listener/respond.js';
+import { upgradeOf } from '../../listener/upgrade.js';
 import { type Batch, serialiseBatch } from '../../message/message.js';
-import { durationMs } from '../fields/duration.js';
 import { BatchHandoff, type Offer } from '../http/handoff.js';
 import { encodeMultipart } from '../http/multipart.js';
 
-export interface HttpServerOutputConfig {
-  address: string;
-  path: string;
-  stream_path: string;
-  ws_path: string;
-  allowed_verbs: string[];
-  timeout: string;
-  cert_file: string;
-  key_file: string;
-  cors: { enabled: boolean; allowed_origins: string[] };
-}
+const a = { advanced: true };
+
+export const httpServerOutputFields = [
+  field.string('address', 'Listen on this address with an own server instead of the shared one.', {
+    default: '',
+    examples: ['0.0.0.0:8081'],
+  }),
+  field.string('path', 'The endpoint that answers each request with one message.', { default: '/get' }),
+  field.string('stream_path', 'The endpoint that streams messages in one chunked response.', {
+    default: '/get/stream',
+  }),
+  field.string('ws_path', 'The websocket endpoint.', { default: '/get/ws' }),
+  field.array(
+    field.string('allowed_verbs', 'HTTP methods accepted on `path` and `stream_path`.', {
+      default: ['GET'],
+      examples: [['GET', 'POST']],
+    }),
+  ),
+  field.duration('timeout', 'How long a request on `path` waits for a message before a 408.', {
+    default: '5s',
+    ...a,
+  }),
+  field.string('cert_file', 'A TLS certificate file (own server only).', { default: '', ...a }),
+  field.string('key_file', 'The TLS key file of `cert_file`.', { default: '', ...a }),
+  field.object(
+    'cors',
+    'Cross-origin resource sharing headers.',
+    [
+      field.bool('enabled', 'Whether to answer CORS requests.', { default: false, ...a }),
+      field.array(
+        field.string('allowed_origins', 'Origins allowed to send requests; `*` allows any.', {
+          default: [],
+          ...a,
+        }),
+      ),
+    ],
+    a,
+  ),
+] as const;
+
+/** What the output's factory receives (`timeout` in ms). */
+export type HttpServerOutputConfig = ConfigOf<typeof httpServerOutputFields>;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -48,7 +74,7 @@ export class HttpServerWriter implements OutputWriter {
 
   constructor(private readonly config: HttpServerOutputConfig) {
     this.allowedVerbs = new Set(config.allowed_verbs.map((v) => v.toUpperCase()));
-    this.timeoutMs = durationMs(config.timeout, 'timeout');
+    this.timeoutMs = config.timeout;
     this.cors = config.cors.enabled ? createCorsLayer(config.cors) : null;
   }
 
@@ -81,37 +107,24 @@ export class HttpServerWriter implements OutputWriter {
     }
     if (!this.config.address || this.server) return;
     const routes = new Map(this.endpoints().map(([p, , h]) => [p, h]));
-    const handler = (req: IncomingMessage, res: ServerResponse) => {
-      const route = routes.get((req.url ?? '/').split('?')[0] ?? '/');
-      if (route) route(req, res);
-      else res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
-    };
-    const { cert_file, key_file } = this.config;
-    const server =
-      cert_file || key_file
-        ? nodeHttps().createServer(
-            { ...OWN_SERVER_OPTIONS, cert: await readFile(cert_file), key: await readFile(key_file) },
-            handler,
-          )
-        : nodeHttp().createServer(OWN_SERVER_OPTIONS, handler);
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      // An upgraded socket comes without an 'error' listener: a client reset must not be uncaught.
-      socket.on('error', () => socket.destroy());
-      if ((req.url ?? '/').split('?')[0] === this.config.ws_path && this.config.ws_path) {
-        this.wss?.handleUpgrade(req, socket, head, (ws) => void this.serveWs(ws));
-      } else socket.destroy();
+    const { address, cert_file, key_file, ws_path } = this.config;
+    this.server = await openListener({
+      address,
+      certFile: cert_file,
+      keyFile: key_file,
+      onRequest: (req, res) => {
+        const route = routes.get((req.url ?? '/').split('?')[0] ?? '/');
+        if (route) route(req, res);
+        else sendError(res, 404, 'Not found');
+      },
+      onUpgrade: (req, socket, head) => {
+        const wss = this.wss;
+        if (wss && ws_path && (req.url ?? '/').split('?')[0] === ws_path) {
+          wss.handleUpgrade(req, socket, head, (ws) => void this.serveWs(ws));
+        } else socket.destroy();
+      },
+      listenError: (err) => new Error(`http_server output: listen on ${address}: ${err.message}`),
     });
-    const { host, port } = parseListenAddress(this.config.address);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (err) =>
-        reject(new Error(`http_server output: listen on ${this.config.address}: ${err.message}`)),
-      );
-      server.listen({ host, port }, () => {
-        server.removeAllListeners('error');
-        resolve();
-      });
-    });
-    this.server = server;
   }
 
   write(batch: Batch): Promise<void> {
@@ -133,18 +146,16 @@ export class HttpServerWriter implements OutputWriter {
     }
     const server = this.server;
     this.server = null;
-    if (server) {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    // Stream clients were told to stop above: cut every connection at once.
+    if (server) await closeListener(server, 0);
   }
 
   private readonly serveGet: Handler = (req, res) => {
-    if (!this.allowedVerbs.has(req.method ?? '')) return plainError(res, 405, 'Incorrect method');
+    if (!this.allowedVerbs.has(req.method ?? '')) return sendError(res, 405, 'Incorrect method');
     const wait = AbortSignal.any([this.clientGone(res), AbortSignal.timeout(this.timeoutMs)]);
     void this.handoff.take(wait).then((offer) => {
       if (!offer) {
-        if (!res.destroyed) plainError(res, 408, 'Timed out waiting for message');
+        if (!res.destroyed) sendError(res, 408, 'Timed out waiting for message');
         return;
       }
       if (res.destroyed) return offer.giveBack();
@@ -156,7 +167,7 @@ export class HttpServerWriter implements OutputWriter {
   };
 
   private readonly serveStream: Handler = (req, res) => {
-    if (!this.allowedVerbs.has(req.method ?? '')) return plainError(res, 405, 'Incorrect method');
+    if (!this.allowedVerbs.has(req.method ?? '')) return sendError(res, 405, 'Incorrect method');
     res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
     res.flushHeaders();
     const gone = this.clientGone(res);
@@ -176,9 +187,9 @@ export class HttpServerWriter implements OutputWriter {
 
   private readonly serveWsRequest: Handler = (req, res) => {
     const upgrade = upgradeOf(req);
-    if (!upgrade) return plainError(res, 426, 'Expected a websocket upgrade');
+    if (!upgrade) return sendError(res, 426, 'Expected a websocket upgrade');
     const wss = this.wss;
-    if (!wss) return plainError(res, 503, 'Not connected yet');
+    if (!wss) return sendError(res, 503, 'Not connected yet');
     res.detachSocket(upgrade.socket as Socket);
     wss.handleUpgrade(req, upgrade.socket, upgrade.head, (ws) => void this.serveWs(ws));
   };
@@ -250,17 +261,7 @@ function streamChunkOf(batch: Batch): Uint8Array {
 
 const NEWLINE = Buffer.from('\n');
 
-function plainError(res: ServerResponse, status: number, text: string): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
-}
-
-const a = { advanced: true };
-
-export const spec: ComponentSpec<HttpServerOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'http_server',
   kind: 'output',
   status: 'stable',
@@ -268,43 +269,7 @@ export const spec: ComponentSpec<HttpServerOutputConfig, Output> = {
   summary: 'Serves messages to HTTP clients: one per GET, a continuous stream, or a websocket.',
   description:
     'With an empty `address` the endpoints live on the shared HTTP server (under `/<stream id>` in streams mode); otherwise on an own server at `address`. A GET (or another verb of `allowed_verbs`) on `path` waits up to `timeout` for a message and answers it (a batch as multipart/mixed), or 408. A request on `stream_path` receives every message as it comes in one chunked response (a batch as lines), and a websocket client on `ws_path` one websocket message per message. Writes block until a client takes the message, which is acknowledged once it was written to that client; a message whose client disconnects first goes to the next client. Messages still waiting at shutdown are nacked.',
-  fields: [
-    field.string('address', 'Listen on this address with an own server instead of the shared one.', {
-      default: '',
-      examples: ['0.0.0.0:8081'],
-    }),
-    field.string('path', 'The endpoint that answers each request with one message.', { default: '/get' }),
-    field.string('stream_path', 'The endpoint that streams messages in one chunked response.', {
-      default: '/get/stream',
-    }),
-    field.string('ws_path', 'The websocket endpoint.', { default: '/get/ws' }),
-    field.array(
-      field.string('allowed_verbs', 'HTTP methods accepted on `path` and `stream_path`.', {
-        default: ['GET'],
-        examples: [['GET', 'POST']],
-      }),
-    ),
-    field.string('timeout', 'How long a request on `path` waits for a message before a 408.', {
-      default: '5s',
-      ...a,
-    }),
-    field.string('cert_file', 'A TLS certificate file (own server only).', { default: '', ...a }),
-    field.string('key_file', 'The TLS key file of `cert_file`.', { default: '', ...a }),
-    field.object(
-      'cors',
-      'Cross-origin resource sharing headers.',
-      [
-        field.bool('enabled', 'Whether to answer CORS requests.', { default: false, ...a }),
-        field.array(
-          field.string('allowed_origins', 'Origins allowed to send requests; `*` allows any.', {
-            default: [],
-            ...a,
-          }),
-        ),
-      ],
-      a,
-    ),
-  ],
+  fields: httpServerOutputFields,
   examples: [
     {
       title: 'Serve generated messages to pulling clients',
@@ -320,7 +285,7 @@ output:
 `,
     },
   ],
-  build(config, ctx: BuildContext) {
+  build(config, ctx): Output {
     const writer = new HttpServerWriter(config);
     if (!config.address) {
       for (const [path, description, handler] of writer.endpoints()) {
@@ -329,4 +294,4 @@ output:
     }
     return ctx.wrapWriter(writer);
   },
-};
+});

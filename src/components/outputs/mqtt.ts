@@ -8,7 +8,7 @@ import type { Output, OutputWriter } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
-import { closeQuietly, dialMqtt, lintMqttConnection, lintQos, mqttConnectionFields } from '../mqtt/client.js';
+import { closeMqtt, dialMqtt, lintMqttConnection, lintQos, mqttConnectionFields } from '../mqtt/client.js';
 
 type MqttOutputConfig = ConfigOf<typeof fields>;
 
@@ -67,7 +67,7 @@ export class MqttWriter implements OutputWriter {
     client.on('offline', () => lost('connection lost'));
     if (this.closed) {
       publisher.open = false;
-      await closeQuietly(client);
+      await closeMqtt(client);
       return;
     }
     this.publisher = publisher;
@@ -137,7 +137,7 @@ export class MqttWriter implements OutputWriter {
     this.publisher = null;
     if (!publisher) return;
     publisher.open = false;
-    await closeQuietly(publisher.client);
+    await closeMqtt(publisher.client);
   }
 }
 

@@ -7,9 +7,9 @@ import type { Output, OutputWriter } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
+import { closeQuietly } from '../connection/close_quietly.js';
 import { metadataFilterField } from '../fields/metadata.js';
 import {
-  closeQuietly,
   connectionName,
   connectNats,
   HeaderBuilder,

@@ -6,7 +6,7 @@ import type WebSocket from 'ws';
 // Loaded on first connect: ws costs ~50 ms of start-up for configs that never use it.
 let WebSocketClient: typeof WebSocket | undefined;
 
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, type FieldSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
@@ -14,14 +14,28 @@ import type { Batch } from '../../message/message.js';
 import { authFields, type BasicAuthConfig } from '../fields/http_client.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
 
-export interface WebsocketOutputConfig {
-  url: string;
-  proxy_url?: string;
-  tls: TlsConfig;
-  oauth?: { enabled: boolean };
-  basic_auth?: BasicAuthConfig;
-  jwt?: { enabled: boolean };
-}
+const a = { advanced: true };
+
+/** A shared field (not declared with typed builders yet) with the value type its factory reads. */
+const typedAs = <T, N extends string>(spec: FieldSpec) => spec as FieldSpec<N, T>;
+const authField = <T, N extends string>(name: N) =>
+  typedAs<T | undefined, N>(authFields().find((f) => f.name === name) as FieldSpec);
+
+const websocketFields = [
+  field.string('url', 'The URL to connect to (`ws://` or `wss://`).', {
+    examples: ['ws://localhost:4195/post/ws'],
+  }),
+  field.string('proxy_url', 'An HTTP proxy to connect through (not supported yet).', {
+    optional: true,
+    ...a,
+  }),
+  typedAs<TlsConfig, 'tls'>(tlsField()),
+  authField<{ enabled: boolean }, 'oauth'>('oauth'),
+  authField<BasicAuthConfig, 'basic_auth'>('basic_auth'),
+  authField<{ enabled: boolean }, 'jwt'>('jwt'),
+] as const;
+
+type WebsocketOutputConfig = ConfigOf<typeof websocketFields>;
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -118,9 +132,7 @@ class WebsocketWriter implements OutputWriter {
   }
 }
 
-const a = { advanced: true };
-
-export const spec: ComponentSpec<WebsocketOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'websocket',
   kind: 'output',
   status: 'stable',
@@ -128,17 +140,7 @@ export const spec: ComponentSpec<WebsocketOutputConfig, Output> = {
   summary: 'Sends each message as a binary frame over a websocket connection to a server.',
   description:
     'A write is done once its frames were handed to the socket: websockets have no acknowledgement, so a message sent just before the connection drops can be lost unless the server answers at a higher level. A lost connection makes nekton reconnect with backoff. `basic_auth` is sent with the handshake; `oauth` and `jwt` signing and `proxy_url` are not supported yet: enabling them fails the build.',
-  fields: [
-    field.string('url', 'The URL to connect to (`ws://` or `wss://`).', {
-      examples: ['ws://localhost:4195/post/ws'],
-    }),
-    field.string('proxy_url', 'An HTTP proxy to connect through (not supported yet).', {
-      optional: true,
-      ...a,
-    }),
-    tlsField(),
-    ...authFields().filter((f) => f.name !== 'oauth2'),
-  ],
+  fields: websocketFields,
   examples: [
     {
       title: 'Forward lines to a websocket server',
@@ -150,10 +152,10 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Output => {
     if (config.oauth?.enabled) throw new ConfigError('websocket: oauth is not supported by nekton yet');
     if (config.jwt?.enabled) throw new ConfigError('websocket: jwt is not supported by nekton yet');
     if (config.proxy_url) throw new ConfigError('websocket: proxy_url is not supported by nekton yet');
     return ctx.wrapWriter(new WebsocketWriter(config));
   },
-};
+});

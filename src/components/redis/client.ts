@@ -6,9 +6,9 @@
 import type * as RedisModule from '@redis/client';
 import type { RedisArgument } from '@redis/client';
 import type { Logger } from 'pino';
-import { scrubSecretText } from '../../config/secret_text.js';
 import { type ConfigOf, field } from '../../config/spec.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { redactUrl } from '../connection/urls.js';
 import { type TlsOptions, tlsField, tlsOptions } from '../fields/tls.js';
 
 export type { RedisArgument };
@@ -70,14 +70,14 @@ export async function redisTarget(config: RedisClientConfig): Promise<RedisTarge
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError(`url: not a valid redis URL: ${scrubSecretText(first)}`);
+    throw new ConfigError(`url: not a valid redis URL: ${redactUrl(first)}`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError(`url: expected a redis:// or rediss:// URL, got ${scrubSecretText(first)}`);
+    throw new ConfigError(`url: expected a redis:// or rediss:// URL, got ${redactUrl(first)}`);
   }
   return {
     url,
-    address: scrubSecretText(parsed.toString()),
+    address: redactUrl(parsed.toString()),
     name: config.client_name,
     tls: await tlsOptions(config.tls),
   };

@@ -3,16 +3,19 @@ import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { BatchHandoff } from '../../../src/components/http/handoff.js';
-import { HttpServerWriter, spec } from '../../../src/components/outputs/http_server.js';
+import { HttpServerWriter, httpServerOutputFields } from '../../../src/components/outputs/http_server.js';
 import { HttpServer } from '../../../src/http/server.js';
 import { Message } from '../../../src/message/message.js';
+import { createTestContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/kit.js';
 import { send, startService } from '../../streams/support.js';
-import { configOf } from '../reference.js';
+import { parsedConfigOf } from '../reference.js';
 import { buildStream } from './support.js';
 
 async function ownServer(overrides: Record<string, unknown> = {}) {
-  const writer = new HttpServerWriter(configOf(spec, { address: '127.0.0.1:0', ...overrides }));
+  const writer = new HttpServerWriter(
+    parsedConfigOf(httpServerOutputFields, createTestContext(), { address: '127.0.0.1:0', ...overrides }),
+  );
   await writer.connect();
   return { writer, base: `127.0.0.1:${writer.boundAddress()?.port}` };
 }
@@ -107,7 +110,9 @@ describe('http_server output (own address)', () => {
 
   it('fails to connect on a taken address, naming it', async () => {
     const { writer, base } = await ownServer();
-    const clash = new HttpServerWriter(configOf(spec, { address: base }));
+    const clash = new HttpServerWriter(
+      parsedConfigOf(httpServerOutputFields, createTestContext(), { address: base }),
+    );
     await assert.rejects(
       clash.connect(),
       new RegExp(`listen on ${base.replace(/\./g, '\\.')}: .*EADDRINUSE`),

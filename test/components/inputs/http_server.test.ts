@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, it } from 'node:test';
-import { HttpServerReader, spec } from '../../../src/components/inputs/http_server.js';
+import { HttpServerReader, httpServerInputFields, spec } from '../../../src/components/inputs/http_server.js';
 import { responseStoreOf } from '../../../src/components/sync_response_store.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/kit.js';
-import { configOf } from '../reference.js';
+import { configOf, parsedConfigOf } from '../reference.js';
 
 async function startReader(overrides: Record<string, unknown> = {}) {
   const ctx = createTestContext();
-  const config = configOf(spec, { address: '127.0.0.1:0', ...overrides });
+  const config = parsedConfigOf(httpServerInputFields, ctx, { address: '127.0.0.1:0', ...overrides });
   const reader = new HttpServerReader(config, ctx, {
-    status: ctx.interpolation(config.sync_response.status, 'status'),
-    headers: Object.entries(config.sync_response.headers).map(([k, v]) => [k, ctx.interpolation(v, k)]),
+    status: config.sync_response.status,
+    headers: Object.entries(config.sync_response.headers),
     metadataHeader: null,
   });
   await reader.connect();

@@ -8,6 +8,7 @@ import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
 import { closedPort, waitFor } from '../../helpers/kit.js';
 import { TLS_OFF } from '../../helpers/tls.js';
+import { configOf } from '../reference.js';
 
 const tls = TLS_OFF;
 
@@ -34,7 +35,11 @@ describe('websocket output', () => {
       auth = a;
     });
     const output = await spec.build(
-      { url: `ws://127.0.0.1:${port}/in`, tls, basic_auth: { enabled: true, username: 'u', password: 'p' } },
+      configOf(spec, {
+        url: `ws://127.0.0.1:${port}/in`,
+        tls,
+        basic_auth: { enabled: true, username: 'u', password: 'p' },
+      }),
       createTestContext({ type: 'websocket' }),
     );
     await output.write([new Message('one'), new Message('two')]);
@@ -49,7 +54,7 @@ describe('websocket output', () => {
   it('is not connected while the server is absent, naming it, and delivers once it appears', async () => {
     const port = await closedPort();
     const output = await spec.build(
-      { url: `ws://127.0.0.1:${port}/in`, tls },
+      configOf(spec, { url: `ws://127.0.0.1:${port}/in`, tls }),
       createTestContext({ type: 'websocket' }),
     );
     const error = await waitFor(() => output.statuses()[0]?.error, { message: 'a connection error' });
@@ -66,7 +71,7 @@ describe('websocket output', () => {
   it('reconnects after the server drops the connection, and sends the next batch', async () => {
     const { wss, frames, port } = await server();
     const output = await spec.build(
-      { url: `ws://127.0.0.1:${port}/in`, tls },
+      configOf(spec, { url: `ws://127.0.0.1:${port}/in`, tls }),
       createTestContext({ type: 'websocket' }),
     );
     await output.write([new Message('a')]);
@@ -87,7 +92,7 @@ describe('websocket output', () => {
   it('an idle output notices a dropped connection and reconnects without a write', async () => {
     const { wss, port } = await server();
     const output = await spec.build(
-      { url: `ws://127.0.0.1:${port}/in`, tls },
+      configOf(spec, { url: `ws://127.0.0.1:${port}/in`, tls }),
       createTestContext({ type: 'websocket' }),
     );
     await waitFor(() => output.statuses()[0]?.connected || undefined, { message: 'connected' });
@@ -105,7 +110,7 @@ describe('websocket output', () => {
   it('reconnects after the server restarts on the same port, delivering the batch it retried', async () => {
     const first = await server();
     const output = await spec.build(
-      { url: `ws://127.0.0.1:${first.port}/in`, tls },
+      configOf(spec, { url: `ws://127.0.0.1:${first.port}/in`, tls }),
       createTestContext({ type: 'websocket' }),
     );
     await output.write([new Message('before')]);
@@ -140,7 +145,7 @@ describe('websocket output', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const { port } = silent.address() as AddressInfo;
     const output = await spec.build(
-      { url: `ws://127.0.0.1:${port}/in`, tls },
+      configOf(spec, { url: `ws://127.0.0.1:${port}/in`, tls }),
       createTestContext({ type: 'websocket' }),
     );
     await waitFor(() => sockets.length === 1 || undefined, { message: 'the handshake to start' });
@@ -158,7 +163,11 @@ describe('websocket output', () => {
       [{ proxy_url: 'http://proxy:3128' }, /proxy_url is not supported/],
     ] as const)
       assert.throws(
-        () => spec.build({ url: 'ws://x', tls, ...extra }, createTestContext({ type: 'websocket' })),
+        () =>
+          spec.build(
+            configOf(spec, { url: 'ws://x', tls, ...extra }),
+            createTestContext({ type: 'websocket' }),
+          ),
         reason,
       );
   });

@@ -1,8 +1,9 @@
-// Reads an http_server request body whole: from the request's buffer when it has all arrived, else
-// with callbacks (a promise per request, as readBody in http/respond.ts makes, costs an allocation
-// and a microtask on the hottest path of the input).
+// The one request body reader of every listener, always under a limit (413 past it, nothing past
+// it kept in memory). The callback form serves the http_server input's hot path (a promise per
+// request costs an allocation and a microtask); readBody wraps it for every other handler.
 import type { IncomingMessage } from 'node:http';
-import { bodyTooLarge } from '../../http/body_limit.js';
+import { bodyLimitOf, bodyTooLarge, declaredTooLarge } from './body_limit.js';
+import { HttpError } from './http_error.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -70,5 +71,43 @@ export function readWholeBody(
     if (finished) return;
     finished = true;
     failed(err);
+  });
+}
+
+/**
+ * Reads the whole request body, refusing (413) as soon as it would exceed `ownLimitBytes` or the
+ * server's `http.max_body_size`, whichever is lower; a broken-off request is a 400.
+ */
+export function readBody(req: IncomingMessage, ownLimitBytes: number): Promise<Buffer> {
+  const limitBytes = Math.min(ownLimitBytes, bodyLimitOf(req));
+  if (declaredTooLarge(req, limitBytes)) {
+    req.resume(); // discard rather than leave the socket stalled
+    return Promise.reject(bodyTooLarge(limitBytes));
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      if (err instanceof HttpError) {
+        req.resume(); // let the rest flow past unread
+        reject(err);
+      } else reject(new HttpError(400, `reading request body: ${err.message}`));
+    };
+    // A client that leaves before the end may close without an 'error' on some paths.
+    const onClose = () => {
+      if (!req.complete) fail(new Error('client closed the connection'));
+    };
+    readWholeBody(
+      req,
+      limitBytes,
+      (body) => {
+        settled = true;
+        req.off('close', onClose);
+        resolve(body);
+      },
+      fail,
+    );
+    if (!settled) req.on('close', onClose);
   });
 }

@@ -1,6 +1,11 @@
-// CORS in front of the router, following gorilla/handlers.CORS (what the reference uses).
+// The one CORS layer of every listener (the main server and own-address http_server components),
+// following gorilla/handlers.CORS, which the reference uses for both.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CorsConfig } from './config.js';
+
+export interface CorsConfig {
+  /** Origins allowed to send requests; `*` allows any. */
+  allowed_origins: readonly string[];
+}
 
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 // Request headers a browser may send without them being listed (gorilla's defaults).

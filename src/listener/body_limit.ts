@@ -2,7 +2,7 @@
 // each request with its limit; every reader of a body (API, dynamic outputs, http_server inputs,
 // playground) refuses past it with 413 and keeps nothing beyond it in memory.
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './http-error.js';
+import { HttpError } from './http_error.js';
 
 /** 4 MiB, as the reference's only body limit (`otlp_http.max_body_size`). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
