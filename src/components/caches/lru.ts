@@ -2,6 +2,7 @@
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { ArcPolicy } from './lru_arc.js';
 import { loadLruCache } from './lru_module.js';
 import { type LruPolicy, standardPolicy, TwoQueuePolicy } from './lru_policies.js';
@@ -79,9 +80,7 @@ export class LruCache implements Cache {
 
 /** Builds the cache of a checked config; throws ConfigError on a bad capacity, algorithm or ratio. */
 export async function lruCacheFromConfig(config: LruCacheConfig): Promise<LruCache> {
-  // Also checked here: a direct build (tests, embedding code) skips lint.
-  const problems = capacityProblems(config.cap);
-  if (problems.length > 0) throw new ConfigError(problems[0] ?? '');
+  refuseProblems(capacityProblems(config.cap));
   const Lru = await loadLruCache();
   let policy: LruPolicy;
   switch (config.algorithm) {

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { defineRootComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 import type { Resources } from '../../engine/context.js';
-import { ConfigError, errorMessage } from '../../engine/errors.js';
+import { errorMessage } from '../../engine/errors.js';
+import { refuseProblems } from '../fields/config_problems.js';
 
 /**
  * Levels are resolved by name at each use (like every resource user), so a level defined later
@@ -123,9 +124,7 @@ cache_resources:
   ],
   lint: tooFewLevels,
   build: (config, ctx): Cache => {
-    // Also checked here: a direct build (tests, embedding code) skips lint.
-    const problems = tooFewLevels(config);
-    if (problems.length > 0) throw new ConfigError(problems[0] ?? '');
+    refuseProblems(tooFewLevels(config));
     return new MultilevelCache(ctx.resources, config, ctx.logger);
   },
 });

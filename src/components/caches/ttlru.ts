@@ -3,7 +3,7 @@ import type { LRUCache } from 'lru-cache';
 import { parseDurationMs } from '../../config/duration.js';
 import { type ConfigOf, defineComponent, field, type RawConfigOf } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
-import { ConfigError } from '../../engine/errors.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { type Clock, type LruCacheClass, loadLruCache, systemClock } from './lru_module.js';
 
 const encoder = new TextEncoder();
@@ -177,10 +177,8 @@ cache_resources:
     },
   ],
   build: async (config, ctx): Promise<Cache> => {
-    // Also checked here: a direct build (tests, embedding code) skips lint.
     const ttlMs = effectiveTtlMs(config);
-    const problems = configProblems({ cap: config.cap, ttlMs });
-    if (problems.length > 0) throw new ConfigError(problems[0] ?? '');
+    refuseProblems(configProblems({ cap: config.cap, ttlMs }));
     if (config.ttl !== undefined) ctx.logger.warn('field "ttl" is deprecated, please use "default_ttl"');
     return new TtlruCache(await loadLruCache(), config.cap, ttlMs, config.init_values);
   },
