@@ -124,6 +124,15 @@ describe('lint of the core components: checks moved out of constructors', () => 
     assertOne(`${INPUT}output:\n  fallback: []\n`, /^\(5,1\) fallback needs at least one output/);
   });
 
+  it('a broker input and a sequence input without inputs, and a sharded_join', () => {
+    assertOne(`input:\n  broker:\n    inputs: []\n${OUTPUT}`, /^\(3,1\) broker needs at least one input/);
+    assertOne(`input:\n  sequence:\n    inputs: []\n${OUTPUT}`, /^\(3,1\) sequence needs at least one input/);
+    assertOne(
+      `input:\n  sequence:\n    sharded_join: { type: full-outer, id_path: id }\n    inputs:\n      - stdin: {}\n${OUTPUT}`,
+      /^\(3,1\) sequence.sharded_join is not supported by nekton yet/,
+    );
+  });
+
   it('an output codec with an empty delimiter, and one that does not exist', () => {
     assertOne(
       `${INPUT}output:\n  stdout:\n    codec: 'delim:'\n`,
