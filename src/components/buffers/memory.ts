@@ -1,18 +1,13 @@
 // `memory` buffer: holds transactions in memory up to a byte limit and acknowledges the input as
 // soon as they are stored. This decouples a fast or non-backpressured input from a slow pipeline at
 // the cost of the delivery guarantee: messages in the buffer are lost if the process dies.
-import { type ComponentSpec, type FieldSpec, field } from '../../config/spec.js';
+import { defineComponent, type FieldSpec, field } from '../../config/spec.js';
 import { Batcher, type BatchPolicy, isNoopPolicy } from '../../engine/batching.js';
 import type { Buffer, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { type BatchingConfig, batchingField } from '../fields/batching.js';
-
-export interface MemoryBufferConfig {
-  limit: number;
-  batch_policy: BatchingConfig & { enabled: boolean };
-}
 
 interface Ready {
   batch: Batch;
@@ -139,10 +134,7 @@ export class MemoryBuffer implements Buffer {
 }
 
 /** Builds the engine's BatchPolicy from `batch_policy`; null when batching is disabled. */
-async function buildPolicy(
-  config: MemoryBufferConfig['batch_policy'],
-  ctx: BuildContext,
-): Promise<BatchPolicy | null> {
+async function buildPolicy(config: BatchPolicyFieldConfig, ctx: BuildContext): Promise<BatchPolicy | null> {
   if (!config.enabled) return null;
   return ctx.buildBatchPolicy(config);
 }
@@ -154,7 +146,22 @@ function withoutExamples(spec: FieldSpec): FieldSpec {
   return rest;
 }
 
-export const spec: ComponentSpec<MemoryBufferConfig, Buffer> = {
+type BatchPolicyFieldConfig = BatchingConfig & { enabled: boolean };
+
+/** The shared batching object under another name, with an `enabled` switch and no examples. */
+const batchPolicyField = {
+  ...batching,
+  name: 'batch_policy',
+  description: 'Optionally group messages into batches as they leave the buffer.',
+  children: [
+    field.bool('enabled', 'Whether to group messages into batches as they leave the buffer.', {
+      default: false,
+    }),
+    ...(batching.children ?? []).map(withoutExamples),
+  ],
+} as FieldSpec<'batch_policy', BatchPolicyFieldConfig>;
+
+export const spec = defineComponent({
   name: 'memory',
   kind: 'buffer',
   status: 'stable',
@@ -172,17 +179,7 @@ Messages can be grouped into batches as they leave the buffer with \`batch_polic
     field.int('limit', 'The most bytes of message content to hold before blocking the input.', {
       default: 524288000,
     }),
-    {
-      ...batching,
-      name: 'batch_policy',
-      description: 'Optionally group messages into batches as they leave the buffer.',
-      children: [
-        field.bool('enabled', 'Whether to group messages into batches as they leave the buffer.', {
-          default: false,
-        }),
-        ...(batching.children ?? []).map(withoutExamples),
-      ],
-    },
+    batchPolicyField,
   ],
   examples: [
     {
@@ -204,8 +201,8 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Buffer> => {
     const policy = await buildPolicy(config.batch_policy, ctx);
     return new MemoryBuffer(config.limit, policy, (err) => ctx.logger.error(err.message));
   },
-};
+});

@@ -1,18 +1,16 @@
 // `none` buffer: a marker meaning "no buffer"; the engine connects the input straight to the pipeline.
-import type { ComponentSpec } from '../../config/spec.js';
-
-export type NoneBufferConfig = Record<string, never>;
+import { defineComponent } from '../../config/spec.js';
 
 /** What building `none` returns; the engine checks for it and skips buffering. */
 export const NO_BUFFER = Symbol('no buffer');
 
-export const spec: ComponentSpec<NoneBufferConfig, typeof NO_BUFFER> = {
+export const spec = defineComponent({
   name: 'none',
   kind: 'buffer',
   status: 'stable',
   summary:
     'No buffer: the input is acknowledged only once its messages were delivered, which keeps the at-least-once guarantee. The default.',
-  fields: [],
+  fields: [] as const,
   examples: [
     {
       title: 'Explicitly no buffer',
@@ -27,5 +25,5 @@ output:
 `,
     },
   ],
-  build: () => NO_BUFFER,
-};
+  build: (): typeof NO_BUFFER => NO_BUFFER,
+});

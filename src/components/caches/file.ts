@@ -3,12 +3,8 @@
 import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { nodeCrypto } from '../../base/lazy_builtins.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
-
-export interface FileCacheConfig {
-  directory: string;
-}
 
 function hasCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
@@ -97,7 +93,7 @@ export class FileCache implements Cache {
   }
 }
 
-export const spec: ComponentSpec<FileCacheConfig, Cache> = {
+export const spec = defineComponent({
   name: 'file',
   kind: 'cache',
   status: 'stable',
@@ -105,7 +101,7 @@ export const spec: ComponentSpec<FileCacheConfig, Cache> = {
     'Stores each item as a file in a directory, the key being the file path relative to that directory.',
   description:
     'Items never expire and nothing is cleaned up: this cache is meant for development and debugging. A key may name a subdirectory (`a/b`), which is created on write; a key that would resolve outside the directory fails the operation. The directory is created when missing.',
-  fields: [field.string('directory', 'The directory that holds the items.')],
+  fields: [field.string('directory', 'The directory that holds the items.')] as const,
   examples: [
     {
       title: 'Keep the last message of each id on disk',
@@ -130,5 +126,5 @@ cache_resources:
 `,
     },
   ],
-  build: (config) => new FileCache(config.directory).open(),
-};
+  build: (config): Promise<Cache> => new FileCache(config.directory).open(),
+});

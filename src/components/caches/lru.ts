@@ -1,19 +1,50 @@
 // `lru` cache: a fixed number of entries in process memory, evicting by recency (or 2Q / ARC).
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { ArcPolicy } from './lru_arc.js';
 import { loadLruCache } from './lru_module.js';
 import { type LruPolicy, standardPolicy, TwoQueuePolicy } from './lru_policies.js';
 
-export interface LruCacheConfig {
-  cap: number;
-  init_values: Record<string, string>;
-  algorithm: string;
-  two_queues_recent_ratio?: number;
-  two_queues_ghost_ratio?: number;
-  optimistic: boolean;
-}
+const fields = [
+  field.int('cap', 'The most entries the cache holds.', { default: 1000 }),
+  field.map(
+    field.string(
+      'init_values',
+      'Key/value pairs present from the start, e.g. a static lookup table. They can be overwritten.',
+      {
+        default: {},
+        examples: [{ Nickelback: '1995', 'Spice Girls': '1994', 'The Human League': '1977' }],
+      },
+    ),
+  ),
+  field.string(
+    'algorithm',
+    'How entries are chosen for eviction: `standard` drops the least recently used; `two_queues` keeps keys seen only once apart from keys used again, so a burst of new keys does not push out the frequently used ones; `arc` (adaptive replacement) balances those two lists by itself from the keys it recently evicted.',
+    { default: 'standard', advanced: true, options: ['arc', 'standard', 'two_queues'] },
+  ),
+  field.float(
+    'two_queues_recent_ratio',
+    'With `two_queues`: the share of the capacity for entries used only once so far.',
+    { default: 0.25, optional: true, advanced: true },
+  ),
+  field.float(
+    'two_queues_ghost_ratio',
+    'With `two_queues`: how many recently evicted keys are remembered, as a share of the capacity.',
+    { default: 0.5, optional: true, advanced: true },
+  ),
+  field.bool(
+    'optimistic',
+    'Accepted for compatibility. nekton runs each cache operation in one step on one thread, so `add` is always atomic.',
+    { default: false, advanced: true },
+  ),
+] as const;
+
+export type LruCacheConfig = ConfigOf<typeof fields>;
+
+const capacityProblems = (cap: number): string[] =>
+  Number.isInteger(cap) && cap > 0 ? [] : ['invalid lru cache parameter capacity: must be bigger than 0'];
 
 const encoder = new TextEncoder();
 
@@ -49,9 +80,7 @@ export class LruCache implements Cache {
 
 /** Builds the cache of a checked config; throws ConfigError on a bad capacity, algorithm or ratio. */
 export async function lruCacheFromConfig(config: LruCacheConfig): Promise<LruCache> {
-  if (!Number.isInteger(config.cap) || config.cap <= 0) {
-    throw new ConfigError('invalid lru cache parameter capacity: must be bigger than 0');
-  }
+  refuseProblems(capacityProblems(config.cap));
   const Lru = await loadLruCache();
   let policy: LruPolicy;
   switch (config.algorithm) {
@@ -82,7 +111,7 @@ export async function lruCacheFromConfig(config: LruCacheConfig): Promise<LruCac
   return new LruCache(policy);
 }
 
-export const spec: ComponentSpec<LruCacheConfig, Cache> = {
+export const spec = defineComponent({
   name: 'lru',
   kind: 'cache',
   status: 'stable',
@@ -100,39 +129,8 @@ cache_resources:
       init_values:
         foo: bar
 \`\`\``,
-  fields: [
-    field.int('cap', 'The most entries the cache holds.', { default: 1000 }),
-    field.map(
-      field.string(
-        'init_values',
-        'Key/value pairs present from the start, e.g. a static lookup table. They can be overwritten.',
-        {
-          default: {},
-          examples: [{ Nickelback: '1995', 'Spice Girls': '1994', 'The Human League': '1977' }],
-        },
-      ),
-    ),
-    field.string(
-      'algorithm',
-      'How entries are chosen for eviction: `standard` drops the least recently used; `two_queues` keeps keys seen only once apart from keys used again, so a burst of new keys does not push out the frequently used ones; `arc` (adaptive replacement) balances those two lists by itself from the keys it recently evicted.',
-      { default: 'standard', advanced: true, options: ['arc', 'standard', 'two_queues'] },
-    ),
-    field.float(
-      'two_queues_recent_ratio',
-      'With `two_queues`: the share of the capacity for entries used only once so far.',
-      { default: 0.25, optional: true, advanced: true },
-    ),
-    field.float(
-      'two_queues_ghost_ratio',
-      'With `two_queues`: how many recently evicted keys are remembered, as a share of the capacity.',
-      { default: 0.5, optional: true, advanced: true },
-    ),
-    field.bool(
-      'optimistic',
-      'Accepted for compatibility. nekton runs each cache operation in one step on one thread, so `add` is always atomic.',
-      { default: false, advanced: true },
-    ),
-  ],
+  fields,
+  lint: (config) => capacityProblems(config.cap),
   examples: [
     {
       title: 'A bounded lookup table',
@@ -157,5 +155,5 @@ cache_resources:
 `,
     },
   ],
-  build: (config) => lruCacheFromConfig(config),
-};
+  build: (config): Promise<Cache> => lruCacheFromConfig(config),
+});

@@ -1,14 +1,6 @@
 // `memory` cache: a map in process memory with per-item TTLs, swept on writes.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
-import { durationMs } from '../fields/duration.js';
-
-export interface MemoryCacheConfig {
-  default_ttl: string;
-  compaction_interval: string;
-  init_values: Record<string, string>;
-  shards: number;
-}
 
 interface Item {
   value: Uint8Array;
@@ -84,7 +76,7 @@ export class MemoryCache implements Cache {
   }
 }
 
-export const spec: ComponentSpec<MemoryCacheConfig, Cache> = {
+export const spec = defineComponent({
   name: 'memory',
   kind: 'cache',
   status: 'stable',
@@ -102,14 +94,14 @@ cache_resources:
         foo: bar
 \`\`\``,
   fields: [
-    field.string(
+    field.duration(
       'default_ttl',
       'How long an item lives after it was written, unless the write sets its own TTL.',
       {
         default: '5m',
       },
     ),
-    field.string(
+    field.duration(
       'compaction_interval',
       'How often expired items are removed from memory. An empty string disables expiry entirely.',
       { default: '60s' },
@@ -150,9 +142,7 @@ cache_resources:
 `,
     },
   ],
-  build: (config) => {
-    const compactionMs =
-      config.compaction_interval === '' ? 0 : durationMs(config.compaction_interval, 'compaction_interval');
-    return new MemoryCache(durationMs(config.default_ttl, 'default_ttl'), compactionMs, config.init_values);
-  },
-};
+  // An empty compaction_interval parses to 0, which disables expiry.
+  build: (config): Cache =>
+    new MemoryCache(config.default_ttl, config.compaction_interval, config.init_values),
+});

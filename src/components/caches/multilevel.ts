@@ -1,11 +1,10 @@
 // `multilevel` cache: several cache resources as levels, read through and written through.
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 import type { Resources } from '../../engine/context.js';
-import { ConfigError, errorMessage } from '../../engine/errors.js';
-
-export type MultilevelCacheConfig = string[];
+import { errorMessage } from '../../engine/errors.js';
+import { refuseProblems } from '../fields/config_problems.js';
 
 /**
  * Levels are resolved by name at each use (like every resource user), so a level defined later
@@ -75,7 +74,10 @@ export class MultilevelCache implements Cache {
   }
 }
 
-export const spec: ComponentSpec<MultilevelCacheConfig, Cache> = {
+const tooFewLevels = (levels: readonly string[]): string[] =>
+  levels.length < 2 ? [`expected at least two cache levels, found ${levels.length}`] : [];
+
+export const spec = defineRootComponent({
   name: 'multilevel',
   kind: 'cache',
   status: 'stable',
@@ -87,7 +89,6 @@ export const spec: ComponentSpec<MultilevelCacheConfig, Cache> = {
 - add: fails when any level but the last already has the key; otherwise adds to the last level, then to each level above it.
 
 Useful to cut traffic to a remote cache by putting a local one in front of it.`,
-  fields: [],
   root: field.array(field.string('', 'The cache resources to use as levels, the first one checked first.')),
   examples: [
     {
@@ -121,9 +122,9 @@ cache_resources:
 `,
     },
   ],
-  build: (config, ctx) => {
-    if (config.length < 2)
-      throw new ConfigError(`expected at least two cache levels, found ${config.length}`);
+  lint: tooFewLevels,
+  build: (config, ctx): Cache => {
+    refuseProblems(tooFewLevels(config));
     return new MultilevelCache(ctx.resources, config, ctx.logger);
   },
-};
+});

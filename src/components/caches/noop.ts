@@ -1,5 +1,5 @@
 // `noop` cache: stores nothing; every get misses and every write "succeeds".
-import type { ComponentSpec } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 
 export class NoopCache implements Cache {
@@ -19,14 +19,14 @@ export class NoopCache implements Cache {
   async close(): Promise<void> {}
 }
 
-export const spec: ComponentSpec<Record<string, never>, Cache> = {
+export const spec = defineComponent({
   name: 'noop',
   kind: 'cache',
   status: 'stable',
   summary: 'Stores nothing: every get finds nothing, and set, add and delete succeed without effect.',
   description:
     'Useful to switch caching off without changing the processors that use a cache, e.g. a `cached` processor then runs its processors for every message. `add` always succeeds, so it never flags a message as a duplicate.',
-  fields: [],
+  fields: [] as const,
   examples: [
     {
       title: 'Switch caching off',
@@ -49,5 +49,5 @@ cache_resources:
 `,
     },
   ],
-  build: () => new NoopCache(),
-};
+  build: (): Cache => new NoopCache(),
+});

@@ -1,22 +1,11 @@
 // `ristretto` cache: a memory-bound map in process memory with optional per-item TTLs. The
 // reference wraps the Ristretto Go library; here lru-cache bounds the memory by value size.
 import type { LRUCache } from 'lru-cache';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, type FieldParseContext, type FieldSpec, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
-import { backoffField, toBackoffConfig } from '../fields/backoff.js';
-import { durationMs } from '../fields/duration.js';
+import { type BackoffFieldConfig, backoffField } from '../fields/backoff.js';
 import { type Clock, type LruCacheClass, loadLruCache, systemClock } from './lru_module.js';
-
-export interface RistrettoCacheConfig {
-  default_ttl: string;
-  get_retries: {
-    enabled: boolean;
-    initial_interval: string;
-    max_interval: string;
-    max_elapsed_time: string;
-  };
-}
 
 /** The reference's bound: 1 GiB (it counts entries; bytes are the honest bound in JavaScript). */
 export const RISTRETTO_MAX_BYTES = 2 ** 30;
@@ -82,7 +71,39 @@ export class RistrettoCache implements Cache {
   }
 }
 
-export const spec: ComponentSpec<RistrettoCacheConfig, Cache> = {
+/**
+ * `get_retries`: the backoff object plus an `enabled` switch; the factory receives the backoff in
+ * ms, or null when retries are off.
+ */
+function getRetriesField() {
+  const backoff = backoffField(
+    { initial_interval: '1s', max_interval: '5s', max_elapsed_time: '30s' },
+    {
+      advanced: true,
+      description:
+        'Whether and how a get of a missing key is retried before it is reported missing (the reference needs this because its writes land asynchronously; here a write is visible at once, so retries only delay a miss).',
+    },
+  );
+  const parseBackoff = backoff.parse;
+  return {
+    ...backoff,
+    name: 'get_retries',
+    children: [
+      field.bool('enabled', 'Whether gets of missing keys are retried.', {
+        default: false,
+        advanced: true,
+      }),
+      ...(backoff.children ?? []),
+    ],
+    // The raw value carries `enabled` too, which the backoff parser ignores.
+    parse: (raw: GetRetriesConfig, ctx: FieldParseContext, path: string) =>
+      raw.enabled && parseBackoff ? parseBackoff(raw, ctx, path) : null,
+  } as FieldSpec<'get_retries', GetRetriesConfig, BackoffConfig | null>;
+}
+
+type GetRetriesConfig = BackoffFieldConfig & { enabled: boolean };
+
+export const spec = defineComponent({
   name: 'ristretto',
   kind: 'cache',
   status: 'stable',
@@ -91,32 +112,12 @@ export const spec: ComponentSpec<RistrettoCacheConfig, Cache> = {
 
 A \`ttl\` given by a processor overrides \`default_ttl\` for that item.`,
   fields: [
-    field.string(
+    field.duration(
       'default_ttl',
       'A TTL for items, counted from when the item is stored. An empty string or a zero duration disables TTLs.',
       { default: '', examples: ['5m', '60s'] },
     ),
-    (() => {
-      const retries = backoffField(
-        { initial_interval: '1s', max_interval: '5s', max_elapsed_time: '30s' },
-        {
-          advanced: true,
-          description:
-            'Whether and how a get of a missing key is retried before it is reported missing (the reference needs this because its writes land asynchronously; here a write is visible at once, so retries only delay a miss).',
-        },
-      );
-      return {
-        ...retries,
-        name: 'get_retries',
-        children: [
-          field.bool('enabled', 'Whether gets of missing keys are retried.', {
-            default: false,
-            advanced: true,
-          }),
-          ...(retries.children ?? []),
-        ],
-      };
-    })(),
+    getRetriesField(),
   ],
   examples: [
     {
@@ -141,12 +142,10 @@ cache_resources:
 `,
     },
   ],
-  build: async (config, ctx) => {
-    const retries = config.get_retries;
-    return new RistrettoCache(await loadLruCache(), {
-      defaultTtlMs: durationMs(config.default_ttl, 'default_ttl'),
-      getRetries: retries.enabled ? toBackoffConfig(retries) : null,
+  build: async (config, ctx): Promise<Cache> =>
+    new RistrettoCache(await loadLruCache(), {
+      defaultTtlMs: config.default_ttl,
+      getRetries: config.get_retries,
       signal: ctx.signal,
-    });
-  },
-};
+    }),
+});

@@ -1,18 +1,10 @@
 // `ttlru` cache: a fixed-size LRU whose entries also expire a fixed TTL after they were written.
 import type { LRUCache } from 'lru-cache';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { parseDurationMs } from '../../config/duration.js';
+import { type ConfigOf, defineComponent, field, type RawConfigOf } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
-import { ConfigError } from '../../engine/errors.js';
-import { durationMs } from '../fields/duration.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { type Clock, type LruCacheClass, loadLruCache, systemClock } from './lru_module.js';
-
-export interface TtlruCacheConfig {
-  cap: number;
-  default_ttl: string;
-  ttl?: string;
-  init_values: Record<string, string>;
-  optimistic: boolean;
-}
 
 const encoder = new TextEncoder();
 
@@ -88,7 +80,56 @@ export class TtlruCache implements Cache {
   }
 }
 
-export const spec: ComponentSpec<TtlruCacheConfig, Cache> = {
+const CAP_NOT_POSITIVE = 'invalid ttlru cache parameter capacity: must be bigger than 0';
+const TTL_NOT_POSITIVE = 'invalid ttlru cache parameter default_ttl: must be bigger than 0s';
+
+const fields = [
+  field.int('cap', 'The most entries the cache holds.', { default: 1024 }),
+  field.duration('default_ttl', 'How long an entry lives after it was last written. Must be above zero.', {
+    default: '5m0s',
+  }),
+  field.duration('ttl', 'Deprecated: use `default_ttl`. When set, it replaces `default_ttl`.', {
+    optional: true,
+    advanced: true,
+  }),
+  field.map(
+    field.string('init_values', 'Key/value pairs present from the start, e.g. a static lookup table.', {
+      default: {},
+      examples: [{ Nickelback: '1995', 'Spice Girls': '1994', 'The Human League': '1977' }],
+    }),
+  ),
+  field.bool(
+    'optimistic',
+    'Accepted for compatibility. nekton runs each cache operation in one step on one thread, so `add` is always atomic.',
+    { default: false, advanced: true },
+  ),
+] as const;
+
+/** The config as written (TTLs as duration text), as tests and lint see it. */
+export type TtlruCacheConfig = RawConfigOf<typeof fields>;
+
+/** Problems decidable from the config alone; the deprecated `ttl` wins over `default_ttl`. */
+function configProblems(config: { cap: number; ttlMs: number | undefined }): string[] {
+  const problems: string[] = [];
+  if (!Number.isInteger(config.cap) || config.cap <= 0) problems.push(CAP_NOT_POSITIVE);
+  if (config.ttlMs !== undefined && config.ttlMs <= 0) problems.push(TTL_NOT_POSITIVE);
+  return problems;
+}
+
+/** Lint sees the TTL as written; an unreadable one is reported by the duration check instead. */
+function writtenTtlMs(config: TtlruCacheConfig): number | undefined {
+  try {
+    return parseDurationMs((config.ttl ?? config.default_ttl).trim());
+  } catch {
+    return undefined;
+  }
+}
+
+function effectiveTtlMs(config: ConfigOf<typeof fields>): number {
+  return config.ttl ?? config.default_ttl;
+}
+
+export const spec = defineComponent({
   name: 'ttlru',
   kind: 'cache',
   status: 'stable',
@@ -107,27 +148,8 @@ cache_resources:
       init_values:
         foo: bar
 \`\`\``,
-  fields: [
-    field.int('cap', 'The most entries the cache holds.', { default: 1024 }),
-    field.string('default_ttl', 'How long an entry lives after it was last written. Must be above zero.', {
-      default: '5m0s',
-    }),
-    field.string('ttl', 'Deprecated: use `default_ttl`. When set, it replaces `default_ttl`.', {
-      optional: true,
-      advanced: true,
-    }),
-    field.map(
-      field.string('init_values', 'Key/value pairs present from the start, e.g. a static lookup table.', {
-        default: {},
-        examples: [{ Nickelback: '1995', 'Spice Girls': '1994', 'The Human League': '1977' }],
-      }),
-    ),
-    field.bool(
-      'optimistic',
-      'Accepted for compatibility. nekton runs each cache operation in one step on one thread, so `add` is always atomic.',
-      { default: false, advanced: true },
-    ),
-  ],
+  fields,
+  lint: (config) => configProblems({ cap: config.cap, ttlMs: writtenTtlMs(config) }),
   examples: [
     {
       title: 'Remember recent ids for a minute',
@@ -154,19 +176,10 @@ cache_resources:
 `,
     },
   ],
-  build: async (config, ctx) => {
-    if (!Number.isInteger(config.cap) || config.cap <= 0) {
-      throw new ConfigError('invalid ttlru cache parameter capacity: must be bigger than 0');
-    }
-    let ttlMs: number;
-    if (config.ttl !== undefined) {
-      ctx.logger.warn('field "ttl" is deprecated, please use "default_ttl"');
-      ttlMs = durationMs(config.ttl, 'ttl');
-    } else {
-      ttlMs = durationMs(config.default_ttl, 'default_ttl');
-    }
-    if (ttlMs <= 0)
-      throw new ConfigError('invalid ttlru cache parameter default_ttl: must be bigger than 0s');
+  build: async (config, ctx): Promise<Cache> => {
+    const ttlMs = effectiveTtlMs(config);
+    refuseProblems(configProblems({ cap: config.cap, ttlMs }));
+    if (config.ttl !== undefined) ctx.logger.warn('field "ttl" is deprecated, please use "default_ttl"');
     return new TtlruCache(await loadLruCache(), config.cap, ttlMs, config.init_values);
   },
-};
+});

@@ -1,21 +1,16 @@
 // `broker` input: reads several inputs at once and merges their messages into one stream; each
 // message is acknowledged to the input it came from.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { isNoopPolicy } from '../../engine/batching.js';
 import type { Input } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
 import { BatchedInput } from '../brokers/batched_input.js';
 import { MergedInput } from '../brokers/merged_input.js';
-import { type BatchingConfig, batchingEnabled, batchingField } from '../fields/batching.js';
+import { batchingEnabled, batchingField } from '../fields/batching.js';
 
-export interface BrokerInputConfig {
-  copies: number;
-  inputs: ComponentConfig[];
-  batching: BatchingConfig;
-}
+const NO_INPUTS = 'broker needs at least one input';
 
-export const spec: ComponentSpec<BrokerInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'broker',
   kind: 'input',
   status: 'stable',
@@ -48,8 +43,10 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
-    if (config.inputs.length === 0) throw new ConfigError(`${ctx.path}: broker needs at least one input`);
+  lint: (config) => (config.inputs.length === 0 ? [NO_INPUTS] : []),
+  build: async (config, ctx): Promise<Input> => {
+    // Also here: members added over the dynamic API are built without lint.
+    if (config.inputs.length === 0) throw new ConfigError(`${ctx.path}: ${NO_INPUTS}`);
     const merged = new MergedInput({ endWhenEmpty: true });
     try {
       let n = 0;
@@ -64,4 +61,4 @@ output:
     const policy = await ctx.buildBatchPolicy(config.batching);
     return isNoopPolicy(policy) ? merged : new BatchedInput(merged, policy);
   },
-};
+});

@@ -1,6 +1,6 @@
 // `dynamic` input: merges inputs that are added, replaced and removed over HTTP while the stream
 // runs (spec §6.2–§6.5, §6.7).
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { ConnectionStatus, Input, Transaction } from '../../engine/component.js';
 import type { BuildContext, ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
@@ -8,11 +8,6 @@ import type { ExhaustedListener } from '../../engine/exhaustion.js';
 import { DynamicCrud } from '../brokers/dynamic_crud.js';
 import { readMemberBody, staticMember } from '../brokers/dynamic_member.js';
 import { MergedInput } from '../brokers/merged_input.js';
-
-export interface DynamicInputConfig {
-  inputs: Record<string, ComponentConfig>;
-  prefix: string;
-}
 
 export class DynamicInput implements Input {
   private readonly merged: MergedInput;
@@ -84,7 +79,7 @@ export class DynamicInput implements Input {
   }
 }
 
-export const spec: ComponentSpec<DynamicInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'dynamic',
   kind: 'input',
   status: 'stable',
@@ -113,7 +108,7 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Input> => {
     const input = new DynamicInput(ctx);
     try {
       for (const [id, cc] of Object.entries(config.inputs)) {
@@ -130,4 +125,4 @@ output:
     }
     return input;
   },
-};
+});

@@ -2,20 +2,12 @@
 import { createReadStream } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { filesOfPattern } from '../../config/path_patterns.js';
-import type { ComponentSpec } from '../../config/spec.js';
-import { field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
-import type { BuildContext } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
 import type { Scanner } from '../scanners/scanner.js';
 import { ScannedSource } from './scanned_source.js';
-import { type ScannerFieldsConfig, scannerFields, scannerResolver } from './scanner_fields.js';
-
-export interface FileInputConfig extends ScannerFieldsConfig {
-  paths: string[];
-  delete_on_finish: boolean;
-  auto_replay_nacks: boolean;
-}
+import { scannerFields, scannerResolver } from './scanner_fields.js';
 
 /** Paths as given, globs expanded; a missing plain path is skipped on open. */
 export async function expandPaths(patterns: readonly string[]): Promise<string[]> {
@@ -118,7 +110,7 @@ export class FileReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<FileInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'file',
   kind: 'input',
   status: 'stable',
@@ -157,10 +149,10 @@ output:
 `,
     },
   ],
-  async build(config: FileInputConfig, ctx: BuildContext) {
+  async build(config, ctx): Promise<Input> {
     const paths = await expandPaths(config.paths);
     const scannerFor = await scannerResolver(config, ctx, `${ctx.path}.file`);
     const reader = new FileReader(paths, scannerFor, config.delete_on_finish);
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

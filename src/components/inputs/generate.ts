@@ -1,20 +1,28 @@
 // `generate`: creates messages from a Bloblang mapping run against an empty message, on an
 // interval or cron schedule or as fast as the pipeline takes them, optionally a fixed count.
 import type { Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, type FieldSpec, field } from '../../config/spec.js';
 import { sleep } from '../../engine/backoff.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import { STOPPED } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
-import { parseSchedule, type Schedule } from './generate_schedule.js';
+import { parseSchedule, type Schedule, scheduleProblems } from './generate_schedule.js';
 
-export interface GenerateConfig {
-  mapping: string;
-  interval: string;
-  count: number;
-  batch_size: number;
-  auto_replay_nacks: boolean;
-}
+/**
+ * `interval` is a duration, a cron expression or empty, so not a plain duration field: the
+ * factory receives the parsed schedule (null: as fast as possible) and lint checks it.
+ */
+const intervalField = {
+  ...field.string(
+    'interval',
+    'How often to generate a batch: a duration, a cron expression, or empty for as fast as possible.',
+    {
+      default: '1s',
+      examples: ['5s', '1m', '1h', '@every 1s', '0,30 */2 * * * *', 'TZ=Europe/London 30 3-6,20-23 * * *'],
+    },
+  ),
+  parse: (text: string) => parseSchedule(text),
+} as FieldSpec<'interval', string, Schedule | null>;
 
 /** Generated messages have no source to redeliver from, so their acks do nothing. */
 const ackNothing = async (): Promise<void> => {};
@@ -73,7 +81,7 @@ export class GenerateReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<GenerateConfig, Input> = {
+export const spec = defineComponent({
   name: 'generate',
   kind: 'input',
   status: 'stable',
@@ -86,18 +94,10 @@ With \`count\` above zero the input stops after that many messages, which ends t
 
 Useful to trigger processors on a schedule (an SQL query every 5 minutes) or to produce test data.`,
   fields: [
-    field.string('mapping', 'The Bloblang mapping that builds each message.', {
-      bloblang: true,
+    field.mapping('mapping', 'The Bloblang mapping that builds each message.', {
       examples: ['root = "hello world"', 'root = {"test":"message","id":uuid_v4()}'],
     }),
-    field.string(
-      'interval',
-      'How often to generate a batch: a duration, a cron expression, or empty for as fast as possible.',
-      {
-        default: '1s',
-        examples: ['5s', '1m', '1h', '@every 1s', '0,30 */2 * * * *', 'TZ=Europe/London 30 3-6,20-23 * * *'],
-      },
-    ),
+    intervalField,
     field.int('count', 'How many messages to generate before the input stops; 0 never stops.', {
       default: 0,
     }),
@@ -136,13 +136,15 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
+  lint: (config) => scheduleProblems(config.interval),
+  build: (config, ctx): Input => {
     const reader = new GenerateReader(
-      ctx.mapping(config.mapping, 'mapping'),
-      parseSchedule(config.interval),
+      // An empty mapping still runs (it yields an empty message); the field gives it as undefined.
+      config.mapping ?? ctx.mapping('', 'mapping'),
+      config.interval,
       config.count,
       Math.max(1, config.batch_size),
     );
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

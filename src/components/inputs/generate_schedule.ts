@@ -56,6 +56,16 @@ class CronSchedule implements Schedule {
 
 const DESCRIPTOR_ALIASES: Record<string, string> = { '@midnight': '@daily' };
 
+/** What lint says about an interval that reads as neither a duration nor a cron expression. */
+export function scheduleProblems(interval: string): string[] {
+  try {
+    parseSchedule(interval);
+    return [];
+  } catch (err) {
+    return [errorMessage(err)];
+  }
+}
+
 /** null = no schedule (as fast as possible). Throws a FieldValueError when the interval reads as neither. */
 export function parseSchedule(interval: string): Schedule | null {
   if (interval === '') return null;

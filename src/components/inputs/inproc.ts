@@ -1,5 +1,5 @@
 // The `inproc` input: reads what `inproc` outputs (in this or another stream) send to a named pipe.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import type { InprocBus } from '../../engine/inproc.js';
 
@@ -22,7 +22,7 @@ export class InprocReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<string, Input> = {
+export const spec = defineRootComponent({
   name: 'inproc',
   kind: 'input',
   status: 'stable',
@@ -30,7 +30,6 @@ export const spec: ComponentSpec<string, Input> = {
   summary: 'Receives messages sent by `inproc` outputs to the same pipe name, within this process.',
   description:
     'Streams of one process can be chained without a network hop. Delivery stays end-to-end: the sending output completes only when this input acknowledges.',
-  fields: [],
   root: field.string('', 'The pipe name.', { default: '', examples: ['orders'] }),
   examples: [
     {
@@ -42,5 +41,5 @@ output:
 `,
     },
   ],
-  build: (name, ctx) => ctx.wrapReader(new InprocReader(ctx.inproc, name)),
-};
+  build: (name, ctx): Input => ctx.wrapReader(new InprocReader(ctx.inproc, name)),
+});

@@ -1,16 +1,10 @@
 // The fields by which the file and stdin inputs choose how to split their bytes: the `scanner`
 // and the deprecated `codec`/`max_buffer` it replaced.
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type ConfigOf, field } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import { buildScanner } from '../scanners/build.js';
 import { codecToScanner } from '../scanners/codec.js';
-import type { Scanner } from '../scanners/scanner.js';
-
-export interface ScannerFieldsConfig {
-  codec?: string;
-  max_buffer: number;
-  scanner?: unknown;
-}
+import { type Scanner, scannerField } from '../scanners/scanner.js';
 
 export const CODEC_OPTIONS = [
   'auto',
@@ -31,7 +25,7 @@ export const CODEC_OPTIONS = [
   'tar',
 ];
 
-export function scannerFields(): FieldSpec[] {
+export function scannerFields() {
   return [
     field.string('codec', 'Deprecated: use `scanner`. How the bytes are split into messages.', {
       optional: true,
@@ -42,17 +36,14 @@ export function scannerFields(): FieldSpec[] {
       default: 1000000,
       deprecated: true,
     }),
-    field.component(
-      'scanner',
-      'scanner',
-      'How the bytes are split into messages; one line per message by default.',
-      {
-        default: { lines: {} },
-        optional: true,
-      },
-    ),
-  ];
+    scannerField('scanner', 'How the bytes are split into messages; one line per message by default.', {
+      default: { lines: {} },
+      optional: true,
+    }),
+  ] as const;
 }
+
+export type ScannerFieldsConfig = ConfigOf<ReturnType<typeof scannerFields>>;
 
 /**
  * The scanner for a source named `name`. Builds once and reuses it, except for `codec: auto`

@@ -1,15 +1,13 @@
 // `sequence` input: reads its inputs one after another, moving to the next once the current one
 // has ended. Each input is built only when its turn comes (a file may appear meanwhile).
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { ConnectionStatus, Input, Transaction } from '../../engine/component.js';
 import type { BuildContext, ComponentConfig } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
 import { type ExhaustedListener, Exhaustion } from '../../engine/exhaustion.js';
 
-export interface SequenceInputConfig {
-  sharded_join: { type: string; id_path: string; iterations: number; merge_strategy: string };
-  inputs: ComponentConfig[];
-}
+const NO_INPUTS = 'sequence needs at least one input';
+const NO_SHARDED_JOIN = 'sequence.sharded_join is not supported by nekton yet';
 
 export class SequenceInput implements Input {
   private index = 0;
@@ -88,7 +86,7 @@ export class SequenceInput implements Input {
   }
 }
 
-export const spec: ComponentSpec<SequenceInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'sequence',
   kind: 'input',
   status: 'stable',
@@ -138,10 +136,14 @@ output:
 `,
     },
   ],
-  build: (config, ctx) => {
-    if (config.inputs.length === 0) throw new ConfigError(`${ctx.path}: sequence needs at least one input`);
-    if (config.sharded_join.type !== 'none')
-      throw new ConfigError(`${ctx.path}: sequence.sharded_join is not supported by nekton yet`);
+  lint: (config) => [
+    ...(config.inputs.length === 0 ? [NO_INPUTS] : []),
+    ...(config.sharded_join.type !== 'none' ? [NO_SHARDED_JOIN] : []),
+  ],
+  build: (config, ctx): Input => {
+    // Also here: members added over the dynamic API are built without lint.
+    if (config.inputs.length === 0) throw new ConfigError(`${ctx.path}: ${NO_INPUTS}`);
+    if (config.sharded_join.type !== 'none') throw new ConfigError(`${ctx.path}: ${NO_SHARDED_JOIN}`);
     return new SequenceInput(config.inputs, ctx);
   },
-};
+});

@@ -1,15 +1,11 @@
 // The `stdin` input: the process's standard input split by a scanner; ends at end of input.
 import type { Readable } from 'node:stream';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import type { Scanner } from '../scanners/scanner.js';
 import { ScannedSource } from './scanned_source.js';
-import { type ScannerFieldsConfig, scannerFields, scannerResolver } from './scanner_fields.js';
-
-export interface StdinInputConfig extends ScannerFieldsConfig {
-  auto_replay_nacks: boolean;
-}
+import { scannerFields, scannerResolver } from './scanner_fields.js';
 
 export class StreamReader implements InputReader {
   private source: ScannedSource | null = null;
@@ -52,7 +48,7 @@ export class StreamReader implements InputReader {
   }
 }
 
-export const spec: ComponentSpec<StdinInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'stdin',
   kind: 'input',
   status: 'stable',
@@ -79,9 +75,9 @@ output:
 `,
     },
   ],
-  async build(config, ctx) {
+  async build(config, ctx): Promise<Input> {
     const scannerFor = await scannerResolver(config, ctx, `${ctx.path}.stdin`);
     const reader = new StreamReader(process.stdin, await scannerFor(''));
     return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
   },
-};
+});

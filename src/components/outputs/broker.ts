@@ -1,6 +1,6 @@
 // `broker` output: routes every batch to a list of outputs by a pattern (fan-out to all, in
 // parallel or in order, or to one of them by turns or by who is free).
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import { isNoopPolicy } from '../../engine/batching.js';
 import type { Output } from '../../engine/component.js';
 import type { BuildContext, ComponentConfig } from '../../engine/context.js';
@@ -12,25 +12,30 @@ import { RoundRobinOutput } from '../brokers/round_robin.js';
 import { type BatchingConfig, batchingEnabled, batchingField } from '../fields/batching.js';
 import { RetryOutput } from './retry.js';
 
-export type BrokerPattern =
-  | 'fan_out'
-  | 'fan_out_fail_fast'
-  | 'fan_out_sequential'
-  | 'fan_out_sequential_fail_fast'
-  | 'round_robin'
-  | 'greedy';
+const PATTERNS = [
+  'fan_out',
+  'fan_out_fail_fast',
+  'fan_out_sequential',
+  'fan_out_sequential_fail_fast',
+  'round_robin',
+  'greedy',
+] as const;
 
-export interface BrokerOutputConfig {
-  copies: number;
-  pattern: BrokerPattern;
-  outputs: ComponentConfig[];
-  batching: BatchingConfig;
-}
+export type BrokerPattern = (typeof PATTERNS)[number];
+
+const NO_OUTPUTS = 'broker needs at least one output';
+
+const fields = [
+  field.int('copies', 'How many times the list of outputs is repeated.', { default: 1, advanced: true }),
+  field.enum('pattern', 'How messages are routed to the outputs.', PATTERNS, { default: 'fan_out' }),
+  field.array(field.component('output', 'outputs', 'The outputs to route messages to.')),
+  batchingField(),
+] as const;
 
 /** How long a failed fan-out member waits before its write is tried again (no overall limit). */
 const MEMBER_RETRY_BACKOFF = { initialMs: 100, maxMs: 3_000, maxElapsedMs: 0, multiplier: 2 };
 
-async function buildMembers(config: BrokerOutputConfig, ctx: BuildContext): Promise<Output[]> {
+async function buildMembers(config: ConfigOf<typeof fields>, ctx: BuildContext): Promise<Output[]> {
   const members: Output[] = [];
   try {
     for (let copy = 0; copy < Math.max(1, config.copies); copy++) {
@@ -79,7 +84,7 @@ function route(pattern: BrokerPattern, members: Output[], capacities: number[], 
   }
 }
 
-export const spec: ComponentSpec<BrokerOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'broker',
   kind: 'output',
   status: 'stable',
@@ -95,22 +100,8 @@ export const spec: ComponentSpec<BrokerOutputConfig, Output> = {
 - \`greedy\`: each message goes to one output, whichever is free first, so faster outputs take more messages. An output holds one write at a time, or up to its own \`batching.count\` when it batches (otherwise its batch could never fill).
 
 \`copies\` repeats the whole list of outputs that many times (useful with \`greedy\` to run several instances of one output). \`batching\` groups messages before they are routed.`,
-  fields: [
-    field.int('copies', 'How many times the list of outputs is repeated.', { default: 1, advanced: true }),
-    field.string('pattern', 'How messages are routed to the outputs.', {
-      default: 'fan_out',
-      options: [
-        'fan_out',
-        'fan_out_fail_fast',
-        'fan_out_sequential',
-        'fan_out_sequential_fail_fast',
-        'round_robin',
-        'greedy',
-      ],
-    }),
-    field.array(field.component('output', 'outputs', 'The outputs to route messages to.')),
-    batchingField(),
-  ],
+  fields,
+  lint: (config) => (config.outputs.length === 0 ? [NO_OUTPUTS] : []),
   examples: [
     {
       title: 'Write every message to a file and to stdout',
@@ -130,8 +121,9 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
-    if (config.outputs.length === 0) throw new ConfigError(`${ctx.path}: broker needs at least one output`);
+  build: async (config, ctx): Promise<Output> => {
+    // Also here: members added over the dynamic API are built without lint.
+    if (config.outputs.length === 0) throw new ConfigError(`${ctx.path}: ${NO_OUTPUTS}`);
     const members = await buildMembers(config, ctx);
     // buildMembers lists the outputs `copies` times over, in order.
     const capacities = members.map((_, i) => greedyCapacity(config.outputs[i % config.outputs.length]!));
@@ -140,4 +132,4 @@ output:
     const policy = await ctx.buildBatchPolicy(config.batching);
     return isNoopPolicy(policy) ? routed : new BatchedOutput(routed, policy);
   },
-};
+});

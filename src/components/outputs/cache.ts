@@ -1,6 +1,7 @@
 // The `cache` output: stores each message under an interpolated key in a cache resource. The
 // resource is looked up on every write, so one replaced over the API is used at once.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import type { Interpolation } from '../../bloblang/index.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
@@ -8,24 +9,14 @@ import { requireResource } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import { durationMs } from '../fields/duration.js';
 
-export interface CacheOutputConfig {
-  target: string;
-  key: string;
-  ttl?: string;
-  max_in_flight: number;
-}
-
 class CacheWriter implements OutputWriter {
-  private readonly key;
-  private readonly ttl;
-
   constructor(
-    private readonly config: CacheOutputConfig,
+    private readonly target: string,
+    private readonly key: Interpolation,
+    /** Rendered per message; an empty result means the cache's own TTL. */
+    private readonly ttl: Interpolation | undefined,
     private readonly ctx: BuildContext,
-  ) {
-    this.key = ctx.interpolation(config.key, 'key');
-    this.ttl = config.ttl ? ctx.interpolation(config.ttl, 'ttl') : null;
-  }
+  ) {}
 
   async connect(): Promise<void> {}
 
@@ -35,7 +26,7 @@ class CacheWriter implements OutputWriter {
       value: (msg as Message).bytes(),
       ttlMs: this.ttlMs(batch, i),
     }));
-    await this.ctx.resources.useCache(this.config.target, async (cache) => {
+    await this.ctx.resources.useCache(this.target, async (cache) => {
       for (const e of entries) await cache.set(e.key, e.value, e.ttlMs);
     });
   }
@@ -45,6 +36,7 @@ class CacheWriter implements OutputWriter {
   private ttlMs(batch: Batch, i: number): number | undefined {
     const text = this.ttl?.render(batch, i) ?? '';
     if (text === '') return undefined;
+    // Rendered per message, so parsed here; a static ttl was already checked by lint.
     try {
       return durationMs(text, 'ttl');
     } catch (err) {
@@ -53,7 +45,7 @@ class CacheWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<CacheOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'cache',
   kind: 'output',
   status: 'stable',
@@ -63,15 +55,14 @@ export const spec: ComponentSpec<CacheOutputConfig, Output> = {
     'The message content is stored as the value. A batch is written key by key and succeeds once every key was stored; a failed store fails the batch, which is nacked. The cache resource is resolved on each write, so replacing it (`POST /resources/cache/{id}` in streams mode) takes effect without restarting the stream. `ttl` is honoured by caches with per-key expiry.',
   fields: [
     field.string('target', 'The label of the cache resource to write to.'),
-    field.string('key', 'The key of each message.', {
-      interpolated: true,
+    field.interpolated('key', 'The key of each message.', {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
       default: '${!count("items")}-${!timestamp_unix_nano()}',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
       examples: ['${! json("id") }'],
     }),
-    field.string('ttl', 'How long each stored item lives, for caches with per-key expiry.', {
-      interpolated: true,
+    field.interpolated('ttl', 'How long each stored item lives, for caches with per-key expiry.', {
+      check: 'duration',
       optional: true,
       advanced: true,
       examples: ['60s', '5m'],
@@ -93,8 +84,10 @@ cache_resources:
 `,
     },
   ],
-  build: (config, ctx) => {
+  build: (config, ctx): Output => {
     requireResource(ctx, 'cache', config.target);
-    return ctx.wrapWriter(new CacheWriter(config, ctx), { maxInFlight: config.max_in_flight });
+    return ctx.wrapWriter(new CacheWriter(config.target, config.key, config.ttl, ctx), {
+      maxInFlight: config.max_in_flight,
+    });
   },
-};
+});

@@ -1,5 +1,6 @@
 // Output codecs of the stdout and file outputs: how a batch becomes bytes in a stream.
-import { ConfigError } from '../../engine/errors.js';
+import { type FieldOptions, type FieldSpec, field } from '../../config/spec.js';
+import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Message } from '../../message/message.js';
 
 export interface OutputCodec {
@@ -10,6 +11,29 @@ export interface OutputCodec {
 }
 
 export const OUTPUT_CODEC_OPTIONS = ['all-bytes', 'append', 'lines', 'delim:x'];
+
+/** The `codec` field of the stdout and file outputs; the factory receives the parsed codec. */
+export function outputCodecField(
+  description: string,
+  options: FieldOptions,
+): FieldSpec<'codec', string, OutputCodec> {
+  const text = field.string('codec', description, options);
+  return { ...text, parse: (codec: string) => parseOutputCodec(codec) } as FieldSpec<
+    'codec',
+    string,
+    OutputCodec
+  >;
+}
+
+/** What lint says about a codec the outputs cannot use (an unknown name, an empty delimiter). */
+export function outputCodecProblems(codec: string): string[] {
+  try {
+    parseOutputCodec(codec);
+    return [];
+  } catch (err) {
+    return [errorMessage(err)];
+  }
+}
 
 export function parseOutputCodec(codec: string): OutputCodec {
   switch (codec) {

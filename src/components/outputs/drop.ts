@@ -1,5 +1,5 @@
 // The `drop` output: accepts and discards everything (benchmarks, tests, sinks for side effects).
-import type { ComponentSpec } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 
 /** Every write is done at once: one settled promise serves them all (no async frame per write). */
@@ -16,13 +16,13 @@ export class DropWriter implements OutputWriter {
   async close(): Promise<void> {}
 }
 
-export const spec: ComponentSpec<Record<string, never>, Output> = {
+export const spec = defineComponent({
   name: 'drop',
   kind: 'output',
   status: 'stable',
   categories: ['Utility'],
   summary: 'Discards every message and acknowledges it at once.',
-  fields: [],
+  fields: [] as const,
   examples: [
     {
       title: 'Only the side effects of the pipeline matter',
@@ -38,5 +38,5 @@ output:
     },
   ],
   // Many writes in flight: discarding never needs ordering.
-  build: (_config, ctx) => ctx.wrapWriter(new DropWriter(), { maxInFlight: 1024 }),
-};
+  build: (_config, ctx): Output => ctx.wrapWriter(new DropWriter(), { maxInFlight: 1024 }),
+});

@@ -1,6 +1,6 @@
 // `dynamic` output: a fan-out whose members are added, replaced and removed over HTTP while the
 // stream runs (spec §6.1, §6.3–§6.6).
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { BackoffConfig } from '../../engine/backoff.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
 import type { BuildContext, ComponentConfig } from '../../engine/context.js';
@@ -10,11 +10,6 @@ import { DynamicCrud } from '../brokers/dynamic_crud.js';
 import { readMemberBody, staticMember } from '../brokers/dynamic_member.js';
 import { FanOutOutput } from '../brokers/fan_out.js';
 import { RetryOutput } from './retry.js';
-
-export interface DynamicOutputConfig {
-  outputs: Record<string, ComponentConfig>;
-  prefix: string;
-}
 
 /** Every member retries its failed writes on its own, without limit (spec §6.6). */
 const MEMBER_RETRY: BackoffConfig = { initialMs: 500, maxMs: 3_000, maxElapsedMs: 0, multiplier: 2 };
@@ -117,7 +112,7 @@ export class DynamicOutput implements Output {
   }
 }
 
-export const spec: ComponentSpec<DynamicOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'dynamic',
   kind: 'output',
   status: 'stable',
@@ -157,7 +152,7 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Output> => {
     const output = new DynamicOutput(ctx);
     try {
       for (const [id, cc] of Object.entries(config.outputs)) {
@@ -174,4 +169,4 @@ output:
     }
     return output;
   },
-};
+});

@@ -1,16 +1,15 @@
 // `fallback` output: tries each child output in order; a batch that one fails to write goes to the next.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { flushMembers } from '../brokers/flush_members.js';
 
-export type FallbackConfig = ComponentConfig[];
+const NO_OUTPUTS = 'fallback needs at least one output';
 
 export class FallbackOutput implements Output {
   constructor(private readonly outputs: Output[]) {
-    if (outputs.length === 0) throw new ConfigError('fallback needs at least one output');
+    if (outputs.length === 0) throw new ConfigError(NO_OUTPUTS);
   }
 
   async write(batch: Batch): Promise<void> {
@@ -44,7 +43,7 @@ export class FallbackOutput implements Output {
   }
 }
 
-export const spec: ComponentSpec<FallbackConfig, Output> = {
+export const spec = defineRootComponent({
   name: 'fallback',
   kind: 'output',
   status: 'stable',
@@ -54,7 +53,6 @@ export const spec: ComponentSpec<FallbackConfig, Output> = {
   description: `Useful to reroute messages when a target breaks, such as a dead letter queue behind an HTTP endpoint. The messages passed to a later output carry the metadata \`fallback_error\`: the error of the output that failed before it, which processors or a \`switch\` can use.
 
 Only when the last output fails too is the failure reported to the input, which then redelivers. A failed batch falls through whole: nekton does not single out which messages of a batch failed.`,
-  fields: [],
   root: field.array(field.component('output', '', 'The outputs to try, in order.', { default: [] })),
   examples: [
     {
@@ -76,9 +74,10 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  lint: (config) => (config.length === 0 ? [NO_OUTPUTS] : []),
+  build: async (config, ctx): Promise<Output> => {
     const outputs: Output[] = [];
     for (const child of config) outputs.push(await ctx.buildOutput(child));
     return new FallbackOutput(outputs);
   },
-};
+});

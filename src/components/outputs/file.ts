@@ -2,15 +2,10 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch, Message } from '../../message/message.js';
-import { encodeMessages, type OutputCodec, parseOutputCodec } from './codec.js';
-
-export interface FileOutputConfig {
-  path: string;
-  codec: string;
-}
+import { encodeMessages, type OutputCodec, outputCodecField, outputCodecProblems } from './codec.js';
 
 /** Open append handles kept at once; paths that vary per message would otherwise exhaust descriptors. */
 const MAX_OPEN_FILES = 16;
@@ -96,7 +91,7 @@ export class FileWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<FileOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'file',
   kind: 'output',
   status: 'stable',
@@ -105,17 +100,17 @@ export const spec: ComponentSpec<FileOutputConfig, Output> = {
   description:
     'The path is interpolated per message, so one output can spread messages over many files. With `all-bytes` each message replaces the whole file; the other codecs append.',
   fields: [
-    field.string('path', 'The file to write to.', {
-      interpolated: true,
+    field.interpolated('path', 'The file to write to.', {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
       examples: ['/tmp/data.txt', '/tmp/${! timestamp_unix() }.txt', '/tmp/${! json("document.id") }.json'],
     }),
-    field.string('codec', 'How messages are delimited in the file.', {
+    outputCodecField('How messages are delimited in the file.', {
       default: 'lines',
       options: ['all-bytes', 'append', 'delim:x', 'lines'],
       examples: ['lines', 'delim:\t', 'delim:foobar'],
     }),
   ],
+  lint: (config) => outputCodecProblems(config.codec),
   examples: [
     {
       title: 'One file per day',
@@ -128,6 +123,5 @@ output:
 `,
     },
   ],
-  build: (config, ctx) =>
-    ctx.wrapWriter(new FileWriter(ctx.interpolation(config.path, 'path'), parseOutputCodec(config.codec))),
-};
+  build: (config, ctx): Output => ctx.wrapWriter(new FileWriter(config.path, config.codec)),
+});

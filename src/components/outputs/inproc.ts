@@ -1,5 +1,5 @@
 // The `inproc` output: hands batches to the `inproc` input reading the same pipe name.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { InprocBus } from '../../engine/inproc.js';
 import type { Batch } from '../../message/message.js';
@@ -33,7 +33,7 @@ export class InprocWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<string, Output> = {
+export const spec = defineRootComponent({
   name: 'inproc',
   kind: 'output',
   status: 'stable',
@@ -41,7 +41,6 @@ export const spec: ComponentSpec<string, Output> = {
   summary: 'Sends messages to the `inproc` input of the same pipe name, within this process.',
   description:
     'A write waits until a reader takes the batch and completes when that reader acknowledges it, so backpressure and nacks cross the pipe.',
-  fields: [],
   root: field.string('', 'The pipe name.', { default: '', examples: ['orders'] }),
   examples: [
     {
@@ -55,5 +54,5 @@ output:
 `,
     },
   ],
-  build: (name, ctx) => ctx.wrapWriter(new InprocWriter(ctx.inproc, name)),
-};
+  build: (name, ctx): Output => ctx.wrapWriter(new InprocWriter(ctx.inproc, name)),
+});

@@ -1,10 +1,10 @@
 // `resource` output: writes to a named output resource. The name is resolved at each write, so an
 // output resource replaced over the streams API is used at once, without restarting the stream.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import type { Output } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 
-export const spec: ComponentSpec<string, Output> = {
+export const spec = defineRootComponent({
   name: 'resource',
   kind: 'output',
   status: 'stable',
@@ -12,7 +12,6 @@ export const spec: ComponentSpec<string, Output> = {
   summary: 'Writes to an output resource, by its label.',
   description:
     'Lets several streams (or several places of one config, e.g. `switch` cases) share one output declared under `output_resources` (or added with `POST /resources/output/<name>`). Replacing the resource takes effect at once for every user.',
-  fields: [],
   root: field.string('', 'The label of the output resource.', { default: '' }),
   examples: [
     {
@@ -30,8 +29,8 @@ output_resources:
 `,
     },
   ],
-  build: (name, ctx) => {
+  build: (name, ctx): Output => {
     if (!ctx.resources.has('output', name)) throw new ConfigError(`output resource '${name}' was not found`);
     return ctx.resources.output(name);
   },
-};
+});

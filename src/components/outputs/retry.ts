@@ -1,22 +1,15 @@
 // `retry` output: writes to a child output and, when a write fails, retries the same batch with
 // backoff instead of nacking the source, so upstream processing is not repeated.
 import type { Logger } from 'pino';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
 import { failedBatches, failedMessages, partialError, partialGroupError } from '../../engine/batch_error.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import { writeGroupTo } from '../../engine/group_write.js';
 import { stopController } from '../../engine/stop_signal.js';
 import { type Batch, copyBatch } from '../../message/message.js';
-import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
-
-export interface RetryConfig {
-  max_retries: number;
-  backoff: BackoffFieldConfig;
-  output: ComponentConfig;
-}
+import { backoffField } from '../fields/backoff.js';
 
 export class RetryOutput implements Output {
   private readonly stopped = stopController();
@@ -167,7 +160,7 @@ class Outstanding<T> {
   }
 }
 
-export const spec: ComponentSpec<RetryConfig, Output> = {
+export const spec = defineComponent({
   name: 'retry',
   kind: 'output',
   status: 'stable',
@@ -208,14 +201,8 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
+  build: async (config, ctx): Promise<Output> => {
     const inner = await ctx.buildOutput(config.output);
-    return new RetryOutput(
-      inner,
-      toBackoffConfig(config.backoff),
-      config.max_retries,
-      ctx.logger,
-      ctx.signal,
-    );
+    return new RetryOutput(inner, config.backoff, config.max_retries, ctx.logger, ctx.signal);
   },
-};
+});

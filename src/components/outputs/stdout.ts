@@ -1,15 +1,17 @@
 // The `stdout` output: writes messages to standard output, one batch per write call.
 import type { Writable } from 'node:stream';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { asError } from '../../engine/errors.js';
 import { reportStdoutClosed } from '../../engine/stdout_closed.js';
 import type { Batch } from '../../message/message.js';
-import { encodeGroups, OUTPUT_CODEC_OPTIONS, type OutputCodec, parseOutputCodec } from './codec.js';
-
-export interface StdoutConfig {
-  codec: string;
-}
+import {
+  encodeGroups,
+  OUTPUT_CODEC_OPTIONS,
+  type OutputCodec,
+  outputCodecField,
+  outputCodecProblems,
+} from './codec.js';
 
 export class StreamWriter implements OutputWriter {
   private brokenPipe: Error | null = null;
@@ -109,19 +111,20 @@ export class StreamWriter implements OutputWriter {
   }
 }
 
-export const spec: ComponentSpec<StdoutConfig, Output> = {
+export const spec = defineComponent({
   name: 'stdout',
   kind: 'output',
   status: 'stable',
   categories: ['Local'],
   summary: 'Writes messages to standard output, each followed by a newline by default.',
   fields: [
-    field.string('codec', 'How messages are delimited in the stream.', {
+    outputCodecField('How messages are delimited in the stream.', {
       default: 'lines',
       options: OUTPUT_CODEC_OPTIONS,
       examples: ['lines', 'delim:\t', 'delim:foobar'],
     }),
   ],
+  lint: (config) => outputCodecProblems(config.codec),
   examples: [
     {
       title: 'Tab-separated output',
@@ -135,8 +138,8 @@ output:
   ],
   // Several batches in flight let StreamWriter coalesce them into one write; they are written in
   // the order they were dispatched.
-  build: (config, ctx) =>
-    ctx.wrapWriter(new StreamWriter(process.stdout, parseOutputCodec(config.codec), reportStdoutClosed), {
+  build: (config, ctx): Output =>
+    ctx.wrapWriter(new StreamWriter(process.stdout, config.codec, reportStdoutClosed), {
       maxInFlight: 64,
     }),
-};
+});

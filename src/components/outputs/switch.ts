@@ -2,7 +2,7 @@
 // every passing case with `continue`), and settles the batch only once every routed write has.
 import type { Logger } from 'pino';
 import type { Mapping } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { BackoffConfig } from '../../engine/backoff.js';
 import {
   failedBatches,
@@ -12,24 +12,12 @@ import {
   wholeFailure,
 } from '../../engine/batch_error.js';
 import type { ConnectionStatus, Output } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
-import { ConfigError, errorMessage } from '../../engine/errors.js';
+import { errorMessage } from '../../engine/errors.js';
 import type { Batch, Message } from '../../message/message.js';
 import { flushMembers } from '../brokers/flush_members.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { checkPasses } from '../processors/check.js';
 import { RetryOutput } from './retry.js';
-
-export interface SwitchOutputCaseConfig {
-  check: string;
-  output: ComponentConfig;
-  continue: boolean;
-}
-
-export interface SwitchOutputConfig {
-  retry_until_success: boolean;
-  strict_mode: boolean;
-  cases: SwitchOutputCaseConfig[];
-}
 
 export interface SwitchOutputCase {
   /** null: the case always passes. */
@@ -201,10 +189,13 @@ function failedOrigins(err: unknown, sent: Batch[], origins: Origin[], single: b
   return (failed ?? origins.map((_, i) => i)).map((i) => origins[i]!.batch);
 }
 
+const tooFewCases = (count: number): string[] =>
+  count < 2 ? ['attempting to create switch with fewer than 2 cases'] : [];
+
 const REJECT_RETRY_LINT =
   "a 'switch' output with a 'reject' case output must have the field 'switch.retry_until_success' set to 'false', otherwise the 'reject' child output will result in infinite retries";
 
-export const spec: ComponentSpec<SwitchOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'switch',
   kind: 'output',
   status: 'stable',
@@ -226,12 +217,11 @@ The input is acknowledged only once every output the batch was routed to has wri
     ),
     field.array(
       field.object('cases', 'The cases, tested in order.', [
-        field.string(
+        field.mapping(
           'check',
           'A Bloblang query returning a boolean: whether a message goes to this case. Empty always passes.',
           {
             default: '',
-            bloblang: true,
             examples: ['this.type == "foo"', 'this.contents.urls.contains("https://benthos.dev/")'],
           },
         ),
@@ -247,10 +237,12 @@ The input is acknowledged only once every output the batch was routed to has wri
       ]),
     ),
   ],
-  lint: (config) =>
-    config.retry_until_success && (config.cases ?? []).some((c) => c.output?.type === 'reject')
+  lint: (config) => [
+    ...tooFewCases(config.cases?.length ?? 0),
+    ...(config.retry_until_success && (config.cases ?? []).some((c) => c.output?.type === 'reject')
       ? [REJECT_RETRY_LINT]
-      : [],
+      : []),
+  ],
   examples: [
     {
       title: 'Route by type',
@@ -274,20 +266,19 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => {
-    if (config.cases.length < 2) throw new ConfigError('attempting to create switch with fewer than 2 cases');
+  build: async (config, ctx): Promise<Output> => {
+    refuseProblems(tooFewCases(config.cases.length));
     const cases: SwitchOutputCase[] = [];
-    for (let i = 0; i < config.cases.length; i++) {
-      const c = config.cases[i]!;
+    for (const c of config.cases) {
       let output = await ctx.buildOutput(c.output);
       if (config.retry_until_success)
         output = new RetryOutput(output, RETRY_FOREVER, 0, ctx.logger, ctx.signal);
       cases.push({
-        check: c.check === '' ? null : ctx.mapping(c.check, `cases.${i}.check`),
+        check: c.check ?? null,
         output,
         continue: c.continue,
       });
     }
     return new SwitchOutput(cases, config.strict_mode, ctx.logger);
   },
-};
+});

@@ -1,6 +1,6 @@
 // The `sync_response` output: hands the processed messages back to the input that is waiting
 // to answer a request (e.g. `http_server`), which replies with them once the batch is acked.
-import type { ComponentSpec } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { responseStoreOf } from '../sync_response_store.js';
@@ -42,7 +42,7 @@ function keep(batch: Batch): void {
   store?.add(batch);
 }
 
-export const spec: ComponentSpec<Record<string, never>, Output> = {
+export const spec = defineComponent({
   name: 'sync_response',
   kind: 'output',
   status: 'stable',
@@ -51,7 +51,7 @@ export const spec: ComponentSpec<Record<string, never>, Output> = {
     'Returns the processed messages as the response of the input that received them (e.g. http_server).',
   description:
     'Only inputs that answer their clients (such as `http_server`) use the result; with any other input the messages are acknowledged and dropped.',
-  fields: [],
+  fields: [] as const,
   examples: [
     {
       title: 'An HTTP echo service that upper-cases request bodies',
@@ -66,5 +66,5 @@ output:
 `,
     },
   ],
-  build: (_config, ctx) => ctx.wrapWriter(new SyncResponseWriter(), { maxInFlight: 64 }),
-};
+  build: (_config, ctx): Output => ctx.wrapWriter(new SyncResponseWriter(), { maxInFlight: 64 }),
+});

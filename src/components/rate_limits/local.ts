@@ -1,13 +1,9 @@
 // `local` rate limit: at most `count` accesses per `interval`, shared by every user in this process.
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import type { RateLimit } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
-import { durationMs } from '../fields/duration.js';
 
-export interface LocalRateLimitConfig {
-  count: number;
-  interval: string;
-}
+const COUNT_NOT_POSITIVE = 'count must be larger than zero';
 
 /** A fixed window: the bucket refills to `count` once `interval` has passed since the last refill. */
 export class LocalRateLimit implements RateLimit {
@@ -18,7 +14,7 @@ export class LocalRateLimit implements RateLimit {
     private readonly count: number,
     private readonly intervalMs: number,
   ) {
-    if (count <= 0) throw new ConfigError('count must be larger than zero');
+    if (count <= 0) throw new ConfigError(COUNT_NOT_POSITIVE);
     this.bucket = count;
   }
 
@@ -43,7 +39,7 @@ export class LocalRateLimit implements RateLimit {
   async close(): Promise<void> {}
 }
 
-export const spec: ComponentSpec<LocalRateLimitConfig, RateLimit> = {
+export const spec = defineComponent({
   name: 'local',
   kind: 'rate_limit',
   status: 'stable',
@@ -51,8 +47,9 @@ export const spec: ComponentSpec<LocalRateLimitConfig, RateLimit> = {
     'Allows `count` accesses every `interval`, shared by every component of this process that names it. It does not coordinate across processes.',
   fields: [
     field.int('count', 'The most accesses allowed per interval.', { default: 1000 }),
-    field.string('interval', 'The length of the window that `count` applies to.', { default: '1s' }),
+    field.duration('interval', 'The length of the window that `count` applies to.', { default: '1s' }),
   ],
+  lint: (config) => (config.count <= 0 ? [COUNT_NOT_POSITIVE] : []),
   examples: [
     {
       title: 'One hundred messages per second',
@@ -75,5 +72,5 @@ rate_limit_resources:
 `,
     },
   ],
-  build: (config) => new LocalRateLimit(config.count, durationMs(config.interval, 'interval')),
-};
+  build: (config): RateLimit => new LocalRateLimit(config.count, config.interval),
+});

@@ -87,6 +87,8 @@ rate_limit_resources:
     },
   ],
   async build(config, ctx): Promise<RateLimit> {
+    // Guards direct builds too; lint reports it first (the hook above).
+    if (config.count <= 0) throw new Error('count must be larger than zero');
     const target = await redisTarget(config);
     return new RedisRateLimit(
       new RedisSession(target, ctx.logger),

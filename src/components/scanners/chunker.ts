@@ -1,11 +1,7 @@
 // The `chunker` scanner: fixed-size pieces of the stream.
-import { field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { asBuffer, type ByteSource, type Scanner, type ScannerSpec } from './scanner.js';
-
-export interface ChunkerConfig {
-  size: number;
-}
+import { asBuffer, type ByteSource, type Scanner } from './scanner.js';
 
 /**
  * The piece that spans chunks is kept as a list of views and joined once it is complete: joining
@@ -46,7 +42,7 @@ export function splitChunks(size: number): Scanner {
   };
 }
 
-export const spec: ScannerSpec<ChunkerConfig> = {
+export const spec = defineComponent({
   name: 'chunker',
   kind: 'scanner',
   status: 'stable',
@@ -68,4 +64,4 @@ output:
     },
   ],
   build: (config) => splitChunks(config.size),
-};
+});

@@ -1,15 +1,8 @@
 // The `csv` scanner: one message per row, as an object keyed by the header row or as an array.
 import { StringDecoder } from 'node:string_decoder';
-import { field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
-
-export interface CsvConfig {
-  custom_delimiter?: string;
-  parse_header_row: boolean;
-  lazy_quotes: boolean;
-  continue_on_error: boolean;
-}
+import { type ByteSource, type Scanner, scanned } from './scanner.js';
 
 function newlines(text: string): number {
   let count = 0;
@@ -203,34 +196,34 @@ export function scanCsv(config: CsvConfig): Scanner {
   };
 }
 
-export const spec: ScannerSpec<CsvConfig> = {
+const fields = [
+  field.string('custom_delimiter', 'A single character separating fields instead of a comma.', {
+    optional: true,
+    examples: ['\t', ';'],
+  }),
+  field.bool('parse_header_row', 'Treat the first row as column names and emit objects.', {
+    default: true,
+  }),
+  field.bool('lazy_quotes', 'Accept quotes inside unquoted fields and unescaped quotes inside quoted ones.', {
+    default: false,
+  }),
+  field.bool(
+    'continue_on_error',
+    'On a malformed row emit an empty message flagged with the error and carry on, instead of failing the stream.',
+    { default: false },
+  ),
+] as const;
+
+export type CsvConfig = ConfigOf<typeof fields>;
+
+export const spec = defineComponent({
   name: 'csv',
   kind: 'scanner',
   status: 'stable',
   summary: 'Reads CSV rows, one message per row.',
   description:
     'With `parse_header_row` (the default) the first row names the columns and each later row becomes a JSON object of strings; otherwise each row is an array of strings. Every row must have as many fields as the first.',
-  fields: [
-    field.string('custom_delimiter', 'A single character separating fields instead of a comma.', {
-      optional: true,
-      examples: ['\t', ';'],
-    }),
-    field.bool('parse_header_row', 'Treat the first row as column names and emit objects.', {
-      default: true,
-    }),
-    field.bool(
-      'lazy_quotes',
-      'Accept quotes inside unquoted fields and unescaped quotes inside quoted ones.',
-      {
-        default: false,
-      },
-    ),
-    field.bool(
-      'continue_on_error',
-      'On a malformed row emit an empty message flagged with the error and carry on, instead of failing the stream.',
-      { default: false },
-    ),
-  ],
+  fields,
   lint: (config) =>
     config.custom_delimiter !== undefined && [...config.custom_delimiter].length !== 1
       ? ['custom_delimiter must be exactly one character']
@@ -253,4 +246,4 @@ output:
     },
   ],
   build: (config) => scanCsv(config),
-};
+});

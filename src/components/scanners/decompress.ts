@@ -5,16 +5,11 @@ import type { ByteQueue, ChunkDecoder } from '../../base/decompression/byte_queu
 import { bzip2Decoder } from '../../base/decompression/bzip2.js';
 import { OutputBudget } from '../../base/decompression/limit.js';
 import { lz4Decoder } from '../../base/decompression/lz4.js';
-import { field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
 import { decodeStream } from '../decompression/drive.js';
 import { buildScanner } from './build.js';
-import type { ByteSource, Scanner, ScannerSpec } from './scanner.js';
-
-export interface DecompressConfig {
-  algorithm: string;
-  into: unknown;
-}
+import { type ByteSource, type Scanner, scannerField } from './scanner.js';
 
 // Decoded as the bytes arrive.
 const STREAMED = {
@@ -66,7 +61,7 @@ async function inflater(algorithm: string, at: string): Promise<(source: ByteSou
   throw new ConfigError(`${at}.decompress.algorithm: ${algorithm} is not supported: ${why}`);
 }
 
-export const spec: ScannerSpec<DecompressConfig> = {
+export const spec = defineComponent({
   name: 'decompress',
   kind: 'scanner',
   status: 'stable',
@@ -79,7 +74,7 @@ export const spec: ScannerSpec<DecompressConfig> = {
       `The compression of the stream, one of ${ALGORITHMS.map((a) => `\`${a}\``).join(', ')}.`,
       { examples: ['gzip'] },
     ),
-    field.component('scanner', 'into', 'The scanner that reads the decompressed bytes.', {
+    scannerField('into', 'The scanner that reads the decompressed bytes.', {
       default: { to_the_end: {} },
     }),
   ],
@@ -108,4 +103,4 @@ output:
       await inflater(config.algorithm, ctx.path),
       await buildScanner(config.into, ctx, `${ctx.path}.decompress.into`),
     ),
-};
+});

@@ -1,6 +1,7 @@
 // The `json_array` scanner: a stream holding one JSON array, one message per element.
+import { defineComponent } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import type { ByteSource, Scanner, ScannerSpec } from './scanner.js';
+import type { ByteSource, Scanner } from './scanner.js';
 import { readToTheEnd } from './to_the_end.js';
 
 // The array is parsed whole: JSON.parse beats any streaming parser for the sizes held in memory.
@@ -12,12 +13,12 @@ export const scanJsonArray: Scanner = async function* jsonArray(source: ByteSour
   }
 };
 
-export const spec: ScannerSpec<Record<string, never>> = {
+export const spec = defineComponent({
   name: 'json_array',
   kind: 'scanner',
   status: 'stable',
   summary: 'Reads a stream holding one JSON array and emits each element as a message.',
-  fields: [],
+  fields: [] as const,
   examples: [
     {
       title: 'Each element of an exported array',
@@ -32,4 +33,4 @@ output:
     },
   ],
   build: () => scanJsonArray,
-};
+});

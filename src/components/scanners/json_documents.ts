@@ -1,8 +1,10 @@
 // The `json_documents` scanner: a stream of concatenated JSON values, one message each.
+
 import { StringDecoder } from 'node:string_decoder';
+import { defineComponent } from '../../config/spec.js';
 import { parseJson } from '../../message/json.js';
 import { Message } from '../../message/message.js';
-import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
+import { type ByteSource, type Scanner, scanned } from './scanner.js';
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -117,12 +119,12 @@ export const scanJsonDocuments: Scanner = async function* jsonDocuments(source: 
   });
 };
 
-export const spec: ScannerSpec<Record<string, never>> = {
+export const spec = defineComponent({
   name: 'json_documents',
   kind: 'scanner',
   status: 'stable',
   summary: 'Reads a stream of JSON documents (separated by whitespace or nothing), one message per document.',
-  fields: [],
+  fields: [] as const,
   examples: [
     {
       title: 'Newline-delimited JSON from stdin',
@@ -136,4 +138,4 @@ output:
     },
   ],
   build: () => scanJsonDocuments,
-};
+});

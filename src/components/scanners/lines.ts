@@ -1,13 +1,7 @@
 // The `lines` scanner: one message per line (or per custom delimiter).
-import { field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { asBuffer, type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
-
-export interface LinesConfig {
-  custom_delimiter?: string;
-  max_buffer_size: number;
-  omit_empty: boolean;
-}
+import { asBuffer, type ByteSource, type Scanner, scanned } from './scanner.js';
 
 export class TokenTooLongError extends Error {
   constructor(limit: number) {
@@ -141,7 +135,7 @@ function scanOnByte(delim: number, rules: LineRules): Scanner {
   };
 }
 
-export const spec: ScannerSpec<LinesConfig> = {
+export const spec = defineComponent({
   name: 'lines',
   kind: 'scanner',
   status: 'stable',
@@ -177,4 +171,4 @@ output:
       maxBufferSize: config.max_buffer_size,
       omitEmpty: config.omit_empty,
     }),
-};
+});

@@ -1,15 +1,10 @@
 // The `re_match` scanner: a new message starts wherever the pattern matches.
 import { StringDecoder } from 'node:string_decoder';
 import { compileConfigPatterns } from '../../config/config_patterns.js';
-import { field } from '../../config/spec.js';
+import { defineComponent, field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
 import { TokenTooLongError } from './lines.js';
-import { type ByteSource, type Scanner, type ScannerSpec, scanned } from './scanner.js';
-
-export interface ReMatchConfig {
-  pattern: string;
-  max_buffer_size: number;
-}
+import { type ByteSource, type Scanner, scanned } from './scanner.js';
 
 export function splitOnMatches(pattern: string, maxBufferSize: number): Scanner {
   const [regex] = compileConfigPatterns([pattern], 're_match: pattern');
@@ -39,7 +34,7 @@ export function splitOnMatches(pattern: string, maxBufferSize: number): Scanner 
   };
 }
 
-export const spec: ScannerSpec<ReMatchConfig> = {
+export const spec = defineComponent({
   name: 're_match',
   kind: 'scanner',
   status: 'stable',
@@ -68,4 +63,4 @@ output:
     },
   ],
   build: (config) => splitOnMatches(config.pattern, config.max_buffer_size),
-};
+});

@@ -1,7 +1,7 @@
 // Scanners (Benthos "codecs") turn one byte stream — a file, stdin, an HTTP body — into messages.
 // A scanner yields the messages it finds per chunk read, so the hot path costs one await per
 // chunk, not per message; inputs then hand them out as they see fit.
-import type { ComponentSpec, FieldSpec } from '../../config/spec.js';
+import { type FieldOptions, type FieldSpec, field } from '../../config/spec.js';
 
 import { ConfigError } from '../../engine/errors.js';
 import type { Message } from '../../message/message.js';
@@ -18,7 +18,17 @@ export type ByteSource = AsyncIterable<Uint8Array | string>;
 /** Splits a stream into messages, yielding each chunk's worth as one array (never an empty one). */
 export type Scanner = (source: ByteSource, details: ScanDetails) => AsyncIterable<Message[]>;
 
-export type ScannerSpec<Config> = ComponentSpec<Config, Scanner>;
+/**
+ * A nested scanner field. Its value stays as written (`{lines: {}}`): `buildScanner` reads it,
+ * so it is typed `unknown` rather than as a normalised component.
+ */
+export function scannerField<const N extends string>(
+  name: N,
+  description: string,
+  options?: FieldOptions,
+): FieldSpec<N, unknown> {
+  return field.component('scanner', name, description, options) as FieldSpec<N, unknown>;
+}
 
 /**
  * One step of a scanner: `fill` pushes the messages it finds. When it fails midway, the messages

@@ -1,11 +1,7 @@
 // The `skip_bom` scanner: drops a leading UTF-8 byte order mark, then hands over to `into`.
-import { field } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import { buildScanner } from './build.js';
-import { asBuffer, type ByteSource, type Scanner, type ScannerSpec } from './scanner.js';
-
-export interface SkipBomConfig {
-  into: unknown;
-}
+import { asBuffer, type ByteSource, type Scanner, scannerField } from './scanner.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -32,13 +28,13 @@ export function skipBom(into: Scanner): Scanner {
   return (source, details) => into(withoutBom(source), details);
 }
 
-export const spec: ScannerSpec<SkipBomConfig> = {
+export const spec = defineComponent({
   name: 'skip_bom',
   kind: 'scanner',
   status: 'stable',
   summary: 'Removes a leading UTF-8 byte order mark, then scans the rest with another scanner.',
   fields: [
-    field.component('scanner', 'into', 'The scanner that reads the stream after the BOM.', {
+    scannerField('into', 'The scanner that reads the stream after the BOM.', {
       default: { to_the_end: {} },
     }),
   ],
@@ -58,4 +54,4 @@ output:
     },
   ],
   build: async (config, ctx) => skipBom(await buildScanner(config.into, ctx, `${ctx.path}.skip_bom.into`)),
-};
+});

@@ -1,43 +1,30 @@
 // The `switch` scanner: picks a scanner per stream by matching the source name (e.g. a file path).
-
 import { compileConfigPatterns } from '../../config/config_patterns.js';
-import { type FieldSpec, field } from '../../config/spec.js';
+import { defineRootComponent, field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
 import { buildScanner } from './build.js';
-import type { Scanner, ScannerSpec } from './scanner.js';
+import { type Scanner, scannerField } from './scanner.js';
 
-export interface SwitchCase {
-  re_match_name?: string;
-  scanner: unknown;
-}
-
-const root: FieldSpec = {
-  ...field.array(
-    field.object(
-      '',
-      'Cases tried in order; the first whose `re_match_name` matches the source name is used.',
-      [
-        field.string(
-          're_match_name',
-          'A regular expression matched against the source name; absent matches every name.',
-          {
-            optional: true,
-            regexp: true,
-            examples: ['\\.json$'],
-          },
-        ),
-        field.component('scanner', 'scanner', 'The scanner used when this case matches.'),
-      ],
+const root = field.array(
+  field.object('', 'Cases tried in order; the first whose `re_match_name` matches the source name is used.', [
+    field.string(
+      're_match_name',
+      'A regular expression matched against the source name; absent matches every name.',
+      {
+        optional: true,
+        regexp: true,
+        examples: ['\\.json$'],
+      },
     ),
-  ),
-};
+    scannerField('scanner', 'The scanner used when this case matches.'),
+  ]),
+);
 
-export const spec: ScannerSpec<SwitchCase[]> = {
+export const spec = defineRootComponent({
   name: 'switch',
   kind: 'scanner',
   status: 'stable',
   summary: 'Chooses a scanner per stream by the name of its source.',
-  fields: [],
   root,
   examples: [
     {
@@ -57,7 +44,7 @@ output:
 `,
     },
   ],
-  build: async (cases, ctx) => {
+  build: async (cases, ctx): Promise<Scanner> => {
     const built = await Promise.all(
       cases.map(async (c, i) => ({
         pattern:
@@ -76,4 +63,4 @@ output:
     };
     return scanSwitch;
   },
-};
+});

@@ -1,6 +1,7 @@
 // The `to_the_end` scanner: the whole stream as one message.
+import { defineComponent } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { asBuffer, type ByteSource, type Scanner, type ScannerSpec } from './scanner.js';
+import { asBuffer, type ByteSource, type Scanner } from './scanner.js';
 
 export const readToTheEnd: Scanner = async function* readAll(source: ByteSource) {
   const parts: Buffer[] = [];
@@ -13,14 +14,14 @@ export const readToTheEnd: Scanner = async function* readAll(source: ByteSource)
   yield [new Message(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size))];
 };
 
-export const spec: ScannerSpec<Record<string, never>> = {
+export const spec = defineComponent({
   name: 'to_the_end',
   kind: 'scanner',
   status: 'stable',
   summary: 'Reads the whole stream into a single message.',
   description:
     'Use it for documents that must stay whole (a JSON file, an image). The stream is held in memory.',
-  fields: [],
+  fields: [] as const,
   examples: [
     {
       title: 'Each file as one message',
@@ -35,4 +36,4 @@ output:
     },
   ],
   build: () => readToTheEnd,
-};
+});

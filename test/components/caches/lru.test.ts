@@ -8,7 +8,15 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
 
 function config(partial: Partial<LruCacheConfig> = {}): LruCacheConfig {
-  return { cap: 1000, init_values: {}, algorithm: 'standard', optimistic: false, ...partial };
+  return {
+    cap: 1000,
+    init_values: {},
+    algorithm: 'standard',
+    two_queues_recent_ratio: 0.25,
+    two_queues_ghost_ratio: 0.5,
+    optimistic: false,
+    ...partial,
+  };
 }
 
 /** Which of the keys the cache still holds, read without touching recency (add on a held key is false). */

@@ -15,7 +15,7 @@ async function onFakeClock(cap: number, ttlMs: number, init: Record<string, stri
 }
 
 function config(partial: Partial<TtlruCacheConfig> = {}): TtlruCacheConfig {
-  return { cap: 1024, default_ttl: '5m0s', init_values: {}, optimistic: false, ...partial };
+  return { cap: 1024, default_ttl: '5m0s', ttl: undefined, init_values: {}, optimistic: false, ...partial };
 }
 
 describe('ttlru cache', () => {

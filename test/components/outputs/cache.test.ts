@@ -10,7 +10,7 @@ import { createTestContext } from '../../helpers/context.js';
 async function cacheOutput(key: string, cache: Cache, ttl?: string) {
   const ctx = createTestContext({ type: 'cache' });
   await ctx.testEnv.resources.set('cache', 'store', cache, {});
-  return spec.build({ target: 'store', key, max_in_flight: 64, ...(ttl ? { ttl } : {}) }, ctx);
+  return spec.build({ target: 'store', key, max_in_flight: 64, ttl: ttl || undefined }, ctx);
 }
 
 describe('cache output', () => {
@@ -41,7 +41,7 @@ describe('cache output', () => {
   it('fails construction when the cache resource does not exist, naming it', () => {
     const ctx = createTestContext({ type: 'cache' });
     assert.throws(
-      () => spec.build({ target: 'absent', key: 'k', max_in_flight: 64 }, ctx),
+      () => spec.build({ target: 'absent', key: 'k', ttl: undefined, max_in_flight: 64 }, ctx),
       /cache resource 'absent' was not found/,
     );
   });
@@ -51,7 +51,10 @@ describe('cache output', () => {
     const before = new MemoryCache(60_000, 60_000);
     const after = new MemoryCache(60_000, 60_000);
     await ctx.testEnv.resources.set('cache', 'store', before, {});
-    const output = await spec.build({ target: 'store', key: '${! content() }', max_in_flight: 64 }, ctx);
+    const output = await spec.build(
+      { target: 'store', key: '${! content() }', ttl: undefined, max_in_flight: 64 },
+      ctx,
+    );
     await output.write([new Message('one')]);
     await ctx.testEnv.resources.set('cache', 'store', after, {});
     await output.write([new Message('two')]);
