@@ -4,21 +4,11 @@ import type { Logger } from 'pino';
 import type { Mapping } from '../../bloblang/index.js';
 import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import { flagged } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import { checkPasses } from './check.js';
 import { buildChildren, closeAll, drive, runChildren, type Steps } from './stepwise.js';
-
-export interface SwitchCaseConfig {
-  check: string;
-  processors: ComponentConfig[];
-  fallthrough: boolean;
-  continue: boolean;
-}
-
-export type SwitchConfig = SwitchCaseConfig[];
 
 interface SwitchCase {
   /** null: the case always passes. */
