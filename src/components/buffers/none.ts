@@ -10,6 +10,8 @@ export const spec = defineComponent({
   status: 'stable',
   summary:
     'No buffer: the input is acknowledged only once its messages were delivered, which keeps the at-least-once guarantee. The default.',
+  description:
+    'Messages go from the input straight to the pipeline, one transaction at a time per pipeline thread; nothing is held in memory beyond what is in flight, and a message the outputs could not deliver is nacked back to the input.',
   fields: [] as const,
   examples: [
     {

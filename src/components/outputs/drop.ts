@@ -22,6 +22,8 @@ export const spec = defineComponent({
   status: 'stable',
   categories: ['Utility'],
   summary: 'Discards every message and acknowledges it at once.',
+  description:
+    'Useful to measure an input and pipeline alone, or to end a branch of a broker that only exists for its side effects (metrics, logs, caches). Nothing is written anywhere.',
   fields: [] as const,
   examples: [
     {

@@ -117,6 +117,8 @@ export const spec = defineComponent({
   status: 'stable',
   categories: ['Local'],
   summary: 'Writes messages to standard output, each followed by a newline by default.',
+  description:
+    '`codec` sets how messages are delimited: `lines` (the default) writes each message followed by a newline, `delim:x` uses a custom delimiter, `append` and `all-bytes` write the bytes as they are. Batches ready together are written with one write call. If standard output is closed, the write fails and the messages are nacked.',
   fields: [
     outputCodecField('How messages are delimited in the stream.', {
       default: 'lines',

@@ -9,6 +9,8 @@ export const spec = defineComponent({
   kind: 'processor',
   status: 'stable',
   summary: 'Does nothing: every batch passes through unchanged.',
+  description:
+    'Useful as a placeholder: an empty `switch` case, a `processors` list that must not be empty, or a resource that is swapped for a real processor later.',
   fields: [],
   examples: [
     {

@@ -16,6 +16,8 @@ export const spec = defineComponent({
   categories: ['Utility'],
   summary:
     'Throttles a pipeline: each message waits until the named rate limit resource grants access. Rate limits are shared, so the limit applies across every component that uses it.',
+  description:
+    'Each message of a batch waits for one access in turn. When the rate limit resource itself fails, the error is logged and the access asked for again after a second. Stopping the stream ends the wait and fails the batch, so it is redelivered.',
   fields: [field.string('resource', 'The name of the rate limit resource.')],
   examples: [
     {

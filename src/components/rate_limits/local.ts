@@ -45,6 +45,8 @@ export const spec = defineComponent({
   status: 'stable',
   summary:
     'Allows `count` accesses every `interval`, shared by every component of this process that names it. It does not coordinate across processes.',
+  description:
+    'A fixed window: up to `count` accesses are granted at once, then callers wait until `interval` has passed since the window began. Every component that names this resource shares the same window.',
   fields: [
     field.int('count', 'The most accesses allowed per interval.', { default: 1000 }),
     field.duration('interval', 'The length of the window that `count` applies to.', { default: '1s' }),

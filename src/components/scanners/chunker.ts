@@ -47,6 +47,8 @@ export const spec = defineComponent({
   kind: 'scanner',
   status: 'stable',
   summary: 'Splits a byte stream into messages of a fixed size; the last one may be shorter.',
+  description:
+    'Every message is exactly `size` bytes except possibly the last, which holds what is left when the stream ends. Useful for binary streams with fixed-size records, or to cut a large object into pieces.',
   fields: [field.int('size', 'The size of each message in bytes.', { examples: [1024] })],
   lint: (config) => (config.size > 0 ? [] : ['size must be greater than 0']),
   examples: [

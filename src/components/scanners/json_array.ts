@@ -18,6 +18,8 @@ export const spec = defineComponent({
   kind: 'scanner',
   status: 'stable',
   summary: 'Reads a stream holding one JSON array and emits each element as a message.',
+  description:
+    'The array is read whole, then each element becomes one message of a single batch, in order. A stream that is not a JSON array is an error; an empty array yields no message.',
   fields: [] as const,
   examples: [
     {

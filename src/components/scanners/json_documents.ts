@@ -124,6 +124,8 @@ export const spec = defineComponent({
   kind: 'scanner',
   status: 'stable',
   summary: 'Reads a stream of JSON documents (separated by whitespace or nothing), one message per document.',
+  description:
+    'JSON values may follow each other with whitespace between them or none (`{"a":1}{"b":2}`), as newline-delimited JSON does; each becomes one message. Text that is not JSON is an error.',
   fields: [] as const,
   examples: [
     {

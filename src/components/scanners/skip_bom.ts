@@ -33,6 +33,8 @@ export const spec = defineComponent({
   kind: 'scanner',
   status: 'stable',
   summary: 'Removes a leading UTF-8 byte order mark, then scans the rest with another scanner.',
+  description:
+    'Streams written by some Windows tools begin with the bytes EF BB BF; this scanner drops them when present and hands the rest of the stream to `into`, which reads it as usual.',
   fields: [
     scannerField('into', 'The scanner that reads the stream after the BOM.', {
       default: { to_the_end: {} },

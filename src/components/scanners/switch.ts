@@ -25,6 +25,8 @@ export const spec = defineRootComponent({
   kind: 'scanner',
   status: 'stable',
   summary: 'Chooses a scanner per stream by the name of its source.',
+  description:
+    'Cases are tried in order against the source name (a file path, an object key); the first case whose `re_match_name` matches, or that has none, supplies the scanner. A source that no case matches is an error.',
   root,
   examples: [
     {
