@@ -37,7 +37,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   const abort = stopController();
   const undelivered = { count: 0 };
   const env: EngineEnv = {
-    registry,
+    registry: loaded.registry ?? registry,
     logger,
     metrics,
     resources,

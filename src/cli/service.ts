@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
 import type { ComponentBuilder } from '../engine/builder.js';
 import type { ComponentConfig } from '../engine/context.js';
+import type { Registry } from '../engine/registry.js';
 import type { ResourceKind, ResourceManager } from '../engine/resources.js';
 import { onStdoutClosed } from '../engine/stdout_closed.js';
 import { timerDelay } from '../engine/timer_delay.js';
@@ -24,6 +25,8 @@ export interface LoadedService {
   shutdownDelayMs: number;
   /** `--log.level` override. */
   logLevel?: string;
+  /** The built-ins plus `-t` templates; absent means the built-ins. */
+  registry?: Registry;
 }
 
 /** Builds every `*_resources` entry into the manager, named by its label. */

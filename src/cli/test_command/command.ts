@@ -2,6 +2,8 @@
 import { loadEnvFiles } from '../../config/env_file.js';
 import { errorMessage } from '../../engine/errors.js';
 import { createLogger } from '../../engine/logger.js';
+import type { Registry } from '../../engine/registry.js';
+import { templatesRegistry } from '../../templates/templates_registry.js';
 import { exitQuietlyWhenStdoutCloses } from '../closed_stdout.js';
 import { resolveResourceFiles } from '../resource_files.js';
 import { runAllTests } from './run_all.js';
@@ -16,6 +18,8 @@ export interface TestCommandOptions {
   sets: string[];
   /** `-e` dotenv files: loaded into the environment before any test runs. */
   envFiles: string[];
+  /** `-t` template globs: their components can be used by the configs under test. */
+  templates?: string[];
 }
 
 export async function runTestCommand(options: TestCommandOptions): Promise<number> {
@@ -37,6 +41,13 @@ export async function runTestCommand(options: TestCommandOptions): Promise<numbe
     process.stderr.write(`failed to resolve resource glob pattern: ${(err as Error).message}\n`);
     return 1;
   }
+  let registry: Registry | undefined;
+  try {
+    registry = await templatesRegistry(options.templates ?? [], false);
+  } catch (err) {
+    process.stderr.write(`${errorMessage(err)}\n`);
+    return 1;
+  }
   const logger = createLogger({ level: options.log ?? 'off' }, process.stdout);
   const summary = await runAllTests({
     paths: options.paths,
@@ -45,6 +56,7 @@ export async function runTestCommand(options: TestCommandOptions): Promise<numbe
     verbose: options.verbose,
     out: process.stdout,
     style: styleFor(process.stdout),
+    registry,
   });
   return summary.ok ? 0 : 1;
 }
