@@ -12,7 +12,7 @@ import type { LoadedService } from './service.js';
 
 /** Returns the loaded service, or undefined after printing why it cannot run. */
 export async function loadService(file: string, options: GlobalOptions): Promise<LoadedService | undefined> {
-  const templates = await loadTemplates(options.templates);
+  const templates = await loadTemplates(options.templates ?? []);
   const { registry } = templates;
   const provider = schemaProvider(registry);
   const loaded = await loadConfigFile(file, { provider, sets: options.set, envFiles: options.envFile });
