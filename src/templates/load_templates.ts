@@ -10,6 +10,7 @@ import { Registry } from '../engine/registry.js';
 import { type CompiledTemplate, compileTemplate } from './compiled_template.js';
 import { templateComponentSpec } from './template_component.js';
 import { readTemplateFile } from './template_file.js';
+import { runTemplateTests } from './template_tests.js';
 
 export interface LoadedTemplates {
   /** The built-ins when no template was given (the same object: nothing is rebuilt). */
@@ -63,4 +64,12 @@ export async function loadTemplates(patterns: readonly string[]): Promise<Loaded
   }
   const registry = new Registry([...Object.values(all), ...templates.map(templateComponentSpec)]);
   return { registry, templates, lints };
+}
+
+/** The templates' lints and the failures of their `tests`, as `FILE(line,col) message`. */
+export function templateLintProblems(loaded: LoadedTemplates): string[] {
+  const failures = loaded.templates.flatMap((t) =>
+    runTemplateTests(t, loaded.registry).map((lint) => formatFileLint(t.config.file, lint)),
+  );
+  return [...loaded.lints, ...failures];
 }

@@ -114,6 +114,15 @@ describe('-t with lint, test and list', () => {
     assert.match(run.stdout, /shouted_test\.yaml' succeeded/);
   });
 
+  it("nekton test -t runs the templates' own tests too: a failing one fails the run", async () => {
+    const config = join(FIXTURES, 'shouted_test.yaml');
+    const failing = join(FIXTURES, 'lint', 'failing_test.yaml');
+    const run = await runNekton(['test', '-t', KINDS, '-t', failing, config]);
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /shouted_test\.yaml' succeeded/);
+    assert.ok(run.stderr.startsWith(`${failing}(14,1) test 'three times': mismatch`), run.stderr);
+  });
+
   it('nekton list -t shows the templates with the built-ins (and filters by status)', async () => {
     const list = await runNekton(['list', '-t', KINDS, '--format', 'json']);
     assert.equal(list.code, 0, list.stderr);

@@ -2,8 +2,7 @@
 import { loadEnvFiles } from '../../config/env_file.js';
 import { errorMessage } from '../../engine/errors.js';
 import { createLogger } from '../../engine/logger.js';
-import type { Registry } from '../../engine/registry.js';
-import { templatesRegistry } from '../../templates/templates_registry.js';
+import { type LoadedTemplates, loadTemplates, templateLintProblems } from '../../templates/load_templates.js';
 import { exitQuietlyWhenStdoutCloses } from '../closed_stdout.js';
 import { resolveResourceFiles } from '../resource_files.js';
 import { runAllTests } from './run_all.js';
@@ -41,13 +40,16 @@ export async function runTestCommand(options: TestCommandOptions): Promise<numbe
     process.stderr.write(`failed to resolve resource glob pattern: ${(err as Error).message}\n`);
     return 1;
   }
-  let registry: Registry | undefined;
+  let templates: LoadedTemplates;
   try {
-    registry = await templatesRegistry(options.templates ?? [], false);
+    templates = await loadTemplates(options.templates ?? []);
   } catch (err) {
     process.stderr.write(`${errorMessage(err)}\n`);
     return 1;
   }
+  // `-t` templates are checked as `template lint` checks them; their problems fail the run.
+  const templateProblems = templateLintProblems(templates);
+  if (templateProblems.length > 0) process.stderr.write(`${templateProblems.join('\n')}\n`);
   const logger = createLogger({ level: options.log ?? 'off' }, process.stdout);
   const summary = await runAllTests({
     paths: options.paths,
@@ -56,7 +58,7 @@ export async function runTestCommand(options: TestCommandOptions): Promise<numbe
     verbose: options.verbose,
     out: process.stdout,
     style: styleFor(process.stdout),
-    registry,
+    registry: templates.registry,
   });
-  return summary.ok ? 0 : 1;
+  return summary.ok && templateProblems.length === 0 ? 0 : 1;
 }
