@@ -140,17 +140,18 @@ describe('-t with lint, test and list', () => {
 });
 
 describe('-t in streams mode', () => {
-  it('a stream posted to the API can use template components', async () => {
+  it('a stream posted to the API can use template components; metrics_mapping renames their metrics', async () => {
     const dir = tempDir();
     const port = await freePort();
     const obs = join(dir, 'obs.yaml');
     writeFileSync(obs, `http:\n  address: 127.0.0.1:${port}\nlogger:\n  level: WARN\n`);
     const out = join(dir, 'out.txt');
     const child = startNekton(['streams', '-o', obs, '-t', KINDS]);
+    const api = `http://127.0.0.1:${port}`;
     try {
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/ready`)).ok, 20_000, 'the API');
-      const stream = `input:\n  greeting:\n    who: api\n    count: 1\npipeline:\n  processors:\n    - shout: {suffix: "?"}\noutput:\n  label: api_out\n  to_lines:\n    path: ${out}\n`;
-      const posted = await fetch(`http://127.0.0.1:${port}/streams/s1`, {
+      await eventually(async () => (await fetch(`${api}/ready`)).ok, 20_000, 'the API');
+      const stream = `input:\n  greeting:\n    who: api\n    count: 0\n    interval: 20ms\npipeline:\n  processors:\n    - shout: {suffix: "?"}\noutput:\n  label: api_out\n  to_lines:\n    path: ${out}\n`;
+      const posted = await fetch(`${api}/streams/s1`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/yaml' },
         body: stream,
@@ -159,15 +160,26 @@ describe('-t in streams mode', () => {
       const written = await eventually(
         () => {
           try {
-            return readFileSync(out, 'utf8');
+            return readFileSync(out, 'utf8').split('\n').length > 2 && readFileSync(out, 'utf8');
           } catch {
-            return '';
+            return false;
           }
         },
         10_000,
-        'the output file',
+        'lines in the output file',
       );
-      assert.equal(written, 'HELLO API? via api_out\n');
+      assert.equal(written.split('\n')[0], 'HELLO API? via api_out');
+      // The greeting template's metrics_mapping turns input_* into greeting_*.
+      const stats = Object.keys((await (await fetch(`${api}/streams/s1/stats`)).json()) as object);
+      assert.ok(
+        stats.some((k) => k.startsWith('greeting_received{')),
+        stats.join(' '),
+      );
+      assert.ok(!stats.some((k) => k.startsWith('input_')), stats.join(' '));
+      assert.ok(
+        stats.some((k) => k.startsWith('output_sent{')),
+        stats.join(' '),
+      );
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
