@@ -1,11 +1,11 @@
 // `nekton lint PATH...`: prints `FILE(line,col) message` per problem; exit 1 if any file has one.
 // PATH is a file, a glob, a directory or `dir/...` (see lint_targets.ts). The reference's flags:
 // --deprecated, --labels, --skip-env-var-check, --verbose (`FILE: OK|FAILED` per file first).
-import { registry } from '../components/registry.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { ConfigError } from '../engine/errors.js';
 import { httpConfigProblem } from '../http/config.js';
+import { loadTemplates } from '../templates/load_templates.js';
 import { lintTargets } from './lint_targets.js';
 import type { GlobalOptions } from './main.js';
 
@@ -21,13 +21,21 @@ export async function lintFiles(
   options: GlobalOptions,
   flags: LintFlags = {},
 ): Promise<number> {
-  const provider = schemaProvider(registry);
-  const problems: string[] = [];
-  const verdicts: string[] = [];
   const report = (err: unknown): string[] => {
     if (!(err instanceof ConfigError)) throw err;
     return [err.message];
   };
+  let templates: Awaited<ReturnType<typeof loadTemplates>>;
+  try {
+    // `-t` templates: configs may use their components; their own lints are reported too.
+    templates = await loadTemplates(options.templates ?? []);
+  } catch (err) {
+    process.stderr.write(`${report(err).join('\n')}\n`);
+    return 1;
+  }
+  const provider = schemaProvider(templates.registry);
+  const problems: string[] = [...templates.lints];
+  const verdicts: string[] = [];
   for (const arg of args) {
     let files: string[];
     try {

@@ -2,6 +2,9 @@
 // as text, json, a JSON Schema or CUE of the config, as the reference's `list` prints them.
 import { lookupFunction, lookupMethod } from '../bloblang/library.js';
 import type { ComponentStatus } from '../config/spec.js';
+import { errorMessage } from '../engine/errors.js';
+import type { Registry } from '../engine/registry.js';
+import { templatesRegistry } from '../templates/templates_registry.js';
 import { exitQuietlyWhenStdoutCloses } from './closed_stdout.js';
 import { LIST_KINDS, type ListKind, listKindOf, namesOf } from './list_kinds.js';
 
@@ -11,6 +14,8 @@ const STATUSES: readonly ComponentStatus[] = ['stable', 'beta', 'experimental', 
 export interface ListOptions {
   format: string;
   status?: string;
+  /** `-t` template globs: their components are listed with the built-ins. */
+  templates?: string[];
 }
 
 export async function listComponents(args: readonly string[], options: ListOptions): Promise<number> {
@@ -35,8 +40,16 @@ export async function listComponents(args: readonly string[], options: ListOptio
     if (!kind) return fail(`unknown component kind '${arg}': expected one of ${LIST_KINDS.join(', ')}`);
     if (!kinds.includes(kind)) kinds.push(kind);
   }
+  let registry: Registry | undefined;
+  try {
+    registry = await templatesRegistry(options.templates ?? [], false);
+  } catch (err) {
+    return fail(errorMessage(err));
+  }
   const shown = LIST_KINDS.filter((k) => kinds.length === 0 || kinds.includes(k));
-  const byKind = Object.fromEntries(shown.map((k) => [k, namesOf(k, status as ComponentStatus | undefined)]));
+  const byKind = Object.fromEntries(
+    shown.map((k) => [k, namesOf(k, status as ComponentStatus | undefined, registry)]),
+  );
   if (options.format === 'json') {
     process.stdout.write(`${JSON.stringify(byKind)}\n`);
     return 0;

@@ -3,8 +3,9 @@
 // Importing the public face registers every Bloblang function and method.
 import '../bloblang/index.js';
 import { functionNames, methodNames } from '../bloblang/library.js';
-import { registry } from '../components/registry.js';
+import { registry as builtinRegistry } from '../components/registry.js';
 import type { ComponentKind, ComponentStatus } from '../config/spec.js';
+import type { Registry } from '../engine/registry.js';
 import { METRICS_TYPES } from '../metrics/index.js';
 
 export const LIST_KINDS = [
@@ -49,7 +50,11 @@ export function componentKindOf(kind: ListKind): ComponentKind | undefined {
  * The names of a kind, sorted. `status` keeps only components of that status (Bloblang functions
  * and methods, metrics and tracers carry none here: they are kept).
  */
-export function namesOf(kind: ListKind, status?: ComponentStatus): string[] {
+export function namesOf(
+  kind: ListKind,
+  status?: ComponentStatus,
+  registry: Registry = builtinRegistry,
+): string[] {
   const component = COMPONENT_OF[kind];
   if (component) {
     return registry

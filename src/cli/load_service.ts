@@ -1,13 +1,14 @@
 // Loads the service config for `nekton -c`/`run`: the main file and `-r` resource files, the lint
 // gate, one-line errors, timing fields.
 import { dirname, resolve } from 'node:path';
-import { registry } from '../components/registry.js';
 import { type ConfigSource, rootDurationMs } from '../config/config_source.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
 import type { ServiceConfig } from '../config/service_config.js';
+import type { Registry } from '../engine/registry.js';
 import { loadResourceFiles, type ResourceFile } from '../service/resource_files.js';
+import { loadTemplates } from '../templates/load_templates.js';
 import type { GlobalOptions } from './main.js';
 
 export interface LoadedService {
@@ -24,14 +25,18 @@ export interface LoadedService {
   shutdownDelayMs: number;
   /** `--log.level` override. */
   logLevel?: string;
+  /** The built-ins plus `-t` templates; absent means the built-ins. */
+  registry?: Registry;
 }
 
 /** Returns the loaded service, or undefined after printing why it cannot run. */
 export async function loadService(file: string, options: GlobalOptions): Promise<LoadedService | undefined> {
+  const templates = await loadTemplates(options.templates ?? []);
+  const { registry } = templates;
   const provider = schemaProvider(registry);
   const loaded = await loadConfigFile(file, { provider, sets: options.set, envFiles: options.envFile });
   const resourceFiles = await loadResourceFiles(options.resources, { provider, envFiles: options.envFile });
-  const lints = [...loaded.lints, ...resourceFiles.flatMap((f) => f.lints)];
+  const lints = [...templates.lints, ...loaded.lints, ...resourceFiles.flatMap((f) => f.lints)];
   if (lints.length > 0) {
     process.stderr.write(`${lints.join('\n')}\n`);
     if (!options.chilled) {
@@ -50,5 +55,6 @@ export async function loadService(file: string, options: GlobalOptions): Promise
     shutdownTimeoutMs: rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout'),
     shutdownDelayMs: rootDurationMs(source, config.shutdown_delay, 'shutdown_delay'),
     logLevel: options.logLevel,
+    registry,
   };
 }

@@ -12,14 +12,11 @@ export interface GlobalOptions {
   resources: string[];
   chilled: boolean;
   logLevel?: string;
+  /** `-t` template file globs. */
+  templates: string[];
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-
-/** Benthos's `-t`: nekton has no templates; say so instead of "unknown option". */
-function refuseTemplates(): never {
-  throw new InvalidArgumentError('templates are not supported by nekton');
-}
 
 function globalOptions(command: Command): GlobalOptions {
   const opts = command.optsWithGlobals() as Record<string, unknown>;
@@ -30,6 +27,7 @@ function globalOptions(command: Command): GlobalOptions {
     resources: (opts.resources as string[]) ?? [],
     chilled: Boolean(opts.chilled),
     logLevel: opts['log.level'] as string | undefined,
+    templates: (opts.templates as string[]) ?? [],
   };
 }
 
@@ -65,7 +63,7 @@ export function buildProgram(): Command {
     )
     .option('-r, --resources <glob>', 'load resources from extra config files (repeatable)', collect, [])
     .option('--chilled', 'run even when the config has lint errors', false)
-    .option('-t, --templates <glob>', 'template files (not supported by nekton: refused)', refuseTemplates)
+    .option('-t, --templates <glob>', 'load component templates from files (repeatable)', collect, [])
     .addOption(
       new Option(
         '--log.level <level>',
@@ -128,6 +126,7 @@ export function buildProgram(): Command {
         resources: global.resources,
         sets: global.set,
         envFiles: global.envFile,
+        templates: global.templates,
       });
     });
 
@@ -138,9 +137,25 @@ export function buildProgram(): Command {
     )
     .option('--format <format>', 'text, json, jsonschema or cue', 'text')
     .option('--status <status>', 'only components of this status: stable, beta, experimental or deprecated')
-    .action(async (kinds: string[], opts: { format: string; status?: string }) => {
+    .action(async (kinds: string[], opts: { format: string; status?: string }, command: Command) => {
       const { listComponents } = await import('./list_command.js');
-      process.exitCode = await listComponents(kinds, opts);
+      process.exitCode = await listComponents(kinds, {
+        ...opts,
+        templates: globalOptions(command).templates,
+      });
+    });
+
+  program
+    .command('template')
+    .description('work with component templates')
+    .command('lint [paths...]')
+    .description(
+      'lint template files and run their tests; prints FILE(line,col) message per problem, exits 1 if any',
+    )
+    .option('--verbose', 'print FILE: OK or FILE: FAILED for each file linted', false)
+    .action(async (paths: string[], opts: { verbose: boolean }, command: Command) => {
+      const { lintTemplates } = await import('./template_lint_command.js');
+      process.exitCode = await lintTemplates(paths, { ...opts, templates: globalOptions(command).templates });
     });
 
   const blobl = program
@@ -191,6 +206,7 @@ export function buildProgram(): Command {
         envFiles: global.envFile,
         resources: global.resources,
         logLevel: global.logLevel,
+        templates: global.templates,
       });
     });
 

@@ -21,7 +21,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   const service = assembleService({
     config,
     source,
-    registry,
+    registry: loaded.registry ?? registry,
     baseDir: loaded.baseDir,
     sanitisedConfig: () => loaded.sanitised,
     logLevel: loaded.logLevel,

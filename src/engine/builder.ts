@@ -87,6 +87,8 @@ export class ComponentBuilder {
     const built = (await placeFieldErrors(cc, () =>
       this.spec('processor', cc).build(cc.config, ctx),
     )) as Processor;
+    // A templated processor is an observed processor already: its metrics are counted once.
+    if (built instanceof ObservedProcessor) return built;
     return new ObservedProcessor(built, ctx.metrics);
   }
 
@@ -159,6 +161,10 @@ export class ComponentBuilder {
       buildProcessor: (c) => this.buildProcessor(c),
       buildCache: (c) => this.buildCache(c),
       buildRateLimit: (c) => this.buildRateLimit(c),
+      withMetrics: (wrap) => {
+        const metrics: MetricsProvider = { scope: (labels) => wrap(env.metrics.scope(labels)) };
+        return new ComponentBuilder({ ...env, metrics });
+      },
       buildBatchPolicy: (config) => placeFieldErrors(cc, () => this.buildBatchPolicy(config, ctx)),
       wrapReader: (reader, options) =>
         new ReaderInput(

@@ -78,6 +78,11 @@ export interface WriterOptions {
   batching?: BatchPolicyConfig;
 }
 
+export type NestedBuilders = Pick<
+  BuildContext,
+  'buildInput' | 'buildOutput' | 'buildProcessor' | 'buildCache' | 'buildRateLimit'
+>;
+
 export interface BuildContext {
   readonly label: string;
   /** This component's config path, e.g. `root.output`. */
@@ -98,6 +103,11 @@ export interface BuildContext {
   buildProcessor(config: ComponentConfig): Promise<Processor>;
   buildCache(config: ComponentConfig): Promise<Cache>;
   buildRateLimit(config: ComponentConfig): Promise<RateLimit>;
+  /**
+   * Builders of nested components whose metrics go through `wrap` (and so do those of the
+   * components nested in them): a template's `metrics_mapping` renames its inner components' metrics.
+   */
+  withMetrics(wrap: (scope: MetricsScope) => MetricsScope): NestedBuilders;
   /** Builds a batching policy (with its processors and `check` mapping) for this component. */
   buildBatchPolicy(config: BatchPolicyConfig): Promise<BatchPolicy>;
   /** Wraps a connector's reader with reconnection, metrics and status reporting. */

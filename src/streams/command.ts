@@ -3,6 +3,7 @@
 import { errorMessage } from '../engine/errors.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
 import { shutdownOnSignals } from '../service/shutdown.js';
+import { templatesRegistry } from '../templates/templates_registry.js';
 import { type StreamsCommandOptions, startStreamsService } from './service.js';
 
 export type { StreamsCommandOptions } from './service.js';
@@ -14,7 +15,8 @@ export type { StreamsCommandOptions } from './service.js';
 export async function runStreamsCommand(options: StreamsCommandOptions): Promise<number> {
   let service: Awaited<ReturnType<typeof startStreamsService>>;
   try {
-    service = await startStreamsService(options);
+    const registry = await templatesRegistry(options.templates ?? [], options.chilled);
+    service = await startStreamsService(registry ? { ...options, registry } : options);
   } catch (err) {
     process.stderr.write(`${errorMessage(err)}\n`);
     return 1;

@@ -45,6 +45,8 @@ export interface StreamsCommandOptions {
   logLevel?: string;
   /** Request body limit of the streams API (default 1 MiB; larger → 413). */
   bodyLimitBytes?: number;
+  /** `-t` template globs (runStreamsCommand turns them into `registry`). */
+  templates?: string[];
   /** Component registry (tests may extend it); defaults to the built-ins. */
   registry?: Registry;
   /** Quiet period of watch mode (default 1 s). */

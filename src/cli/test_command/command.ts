@@ -3,6 +3,7 @@ import { loadEnvFiles } from '../../config/env_file.js';
 import { errorMessage } from '../../engine/errors.js';
 import { createLogger } from '../../engine/logger.js';
 import { resolveResourceFiles } from '../../service/resource_files.js';
+import { type LoadedTemplates, loadTemplates, templateLintProblems } from '../../templates/load_templates.js';
 import { exitQuietlyWhenStdoutCloses } from '../closed_stdout.js';
 import { runAllTests } from './run_all.js';
 import { styleFor } from './style.js';
@@ -16,6 +17,8 @@ export interface TestCommandOptions {
   sets: string[];
   /** `-e` dotenv files: loaded into the environment before any test runs. */
   envFiles: string[];
+  /** `-t` template globs: their components can be used by the configs under test. */
+  templates?: string[];
 }
 
 export async function runTestCommand(options: TestCommandOptions): Promise<number> {
@@ -37,6 +40,16 @@ export async function runTestCommand(options: TestCommandOptions): Promise<numbe
     process.stderr.write(`failed to resolve resource glob pattern: ${(err as Error).message}\n`);
     return 1;
   }
+  let templates: LoadedTemplates;
+  try {
+    templates = await loadTemplates(options.templates ?? []);
+  } catch (err) {
+    process.stderr.write(`${errorMessage(err)}\n`);
+    return 1;
+  }
+  // `-t` templates are checked as `template lint` checks them; their problems fail the run.
+  const templateProblems = templateLintProblems(templates);
+  if (templateProblems.length > 0) process.stderr.write(`${templateProblems.join('\n')}\n`);
   const logger = createLogger({ level: options.log ?? 'off' }, process.stdout);
   const summary = await runAllTests({
     paths: options.paths,
@@ -45,6 +58,7 @@ export async function runTestCommand(options: TestCommandOptions): Promise<numbe
     verbose: options.verbose,
     out: process.stdout,
     style: styleFor(process.stdout),
+    registry: templates.registry,
   });
-  return summary.ok ? 0 : 1;
+  return summary.ok && templateProblems.length === 0 ? 0 : 1;
 }

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { parseMapping } from '../../bloblang/index.js';
-import { registry } from '../../components/registry.js';
+import { registry as builtinRegistry } from '../../components/registry.js';
 import { inSource } from '../../config/config_source.js';
 import { isPlainObject, normaliseComponent } from '../../config/normalise.js';
 import { PositionedConfigError } from '../../config/positioned_error.js';
@@ -19,6 +19,7 @@ import { errorMessage, STOPPED } from '../../engine/errors.js';
 import { MemoryInprocBus } from '../../engine/inproc.js';
 import { noopMetrics } from '../../engine/noop_metrics.js';
 import { perMessage } from '../../engine/processor_helpers.js';
+import type { Registry } from '../../engine/registry.js';
 import { ResourceManager } from '../../engine/resources.js';
 import { buildResources } from '../../service/build_resources.js';
 import { readConfigTree } from './config_text.js';
@@ -37,10 +38,19 @@ export interface ProviderOptions {
   /** `-r` files whose resources join the config's. */
   resourceFiles: readonly string[];
   logger: Logger;
+  /** The built-ins plus `-t` templates; absent means the built-ins. */
+  registry?: Registry;
 }
 
-let provider: SchemaProvider | undefined;
-const schemas = () => (provider ??= schemaProvider(registry));
+const providers = new WeakMap<Registry, SchemaProvider>();
+function schemasOf(registry: Registry): SchemaProvider {
+  let provider = providers.get(registry);
+  if (!provider) {
+    provider = schemaProvider(registry);
+    providers.set(registry, provider);
+  }
+  return provider;
+}
 
 export async function provideProcessors(
   testCase: TestCase,
@@ -100,7 +110,8 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   } catch (err) {
     throw new Error(`failed to resolve case processors from '${file}': ${errorMessage(err)}`);
   }
-  const ctx = { provider: schemas(), lines: tree.lines };
+  const registry = options.registry ?? builtinRegistry;
+  const ctx = { provider: schemasOf(registry), lines: tree.lines };
   const { resources: resourcesConfig, processors: processorConfigs } = inFile(file, () =>
     normaliseAll(ctx, (c) => ({
       resources: resourceSections(root, c),
@@ -129,7 +140,7 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
     await inSource(source, () => buildResources(resourcesConfig, new ComponentBuilder(env), resources));
     for (const extra of options.resourceFiles) {
       await buildResources(
-        await resourceFile(extra, testCase.environment),
+        await resourceFile(extra, testCase.environment, ctx.provider),
         new ComponentBuilder(env),
         resources,
       );
@@ -185,10 +196,11 @@ function resourceSections(root: unknown, ctx: Parameters<typeof toServiceConfig>
 async function resourceFile(
   path: string,
   environment: Record<string, string> | undefined,
+  provider: SchemaProvider,
 ): Promise<ResourcesConfig> {
   const tree = await readConfigTree(path, environment);
   return inFile(path, () =>
-    normaliseAll({ provider: schemas(), lines: tree.lines }, (c) => resourceSections(tree.value, c)),
+    normaliseAll({ provider, lines: tree.lines }, (c) => resourceSections(tree.value, c)),
   );
 }
 

@@ -5,6 +5,7 @@
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { errorMessage } from '../../engine/errors.js';
+import type { Registry } from '../../engine/registry.js';
 import { lintTarget } from './lint_target.js';
 import { writeFailures } from './report.js';
 import { type CaseResult, runCase } from './run_case.js';
@@ -18,6 +19,8 @@ export interface RunOptions {
   verbose: boolean;
   out: NodeJS.WritableStream;
   style: Style;
+  /** The built-ins plus `-t` templates; absent means the built-ins. */
+  registry?: Registry;
 }
 
 export interface TargetResult {
@@ -67,7 +70,7 @@ export async function runAllTests(options: RunOptions): Promise<RunSummary> {
 
 async function runTarget(target: TestTarget, options: RunOptions): Promise<TargetResult> {
   if (target.problem) return { target, lints: [], cases: [], problem: target.problem };
-  const lints = await lintTarget(target.configPath);
+  const lints = await lintTarget(target.configPath, options.registry);
   const cases: CaseResult[] = [];
   for (const testCase of target.cases) {
     if (options.verbose) options.out.write(`  - ${testCase.name || '(unnamed)'}\n`);
@@ -78,6 +81,7 @@ async function runTarget(target: TestTarget, options: RunOptions): Promise<Targe
         resourceFiles: options.resourceFiles,
         logger: options.logger,
         style: options.style,
+        registry: options.registry,
       }),
     );
   }
