@@ -15,7 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['components'],
   ['metrics'],
   ['http', 'playground'],
-  ['service'],
+  ['service', 'templates'],
   ['streams'],
   ['cli'],
 ];
