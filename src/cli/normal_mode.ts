@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import { registry } from '../components/registry.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
+import type { EndpointHandler } from '../engine/context.js';
 import { MemoryInprocBus } from '../engine/inproc.js';
 import { createLogger } from '../engine/logger.js';
 import { ResourceManager } from '../engine/resources.js';
@@ -14,47 +15,32 @@ import { sendText } from '../http/respond.js';
 import { HttpServer } from '../http/server.js';
 import { createMetricsRegistry } from '../metrics/index.js';
 import { inSource, inSourceSync } from './config_source.js';
+import { type ConfigReload, ConfigWatcher, type RunningConfig } from './config_watcher.js';
 import { buildResources, type LoadedService, shutdownOnSignals } from './service.js';
 import { guardAgainstStall } from './stall_guard.js';
 
-export async function runNormalMode(loaded: LoadedService): Promise<number> {
+/** `reload`: with `-w`, how to load the config again when its files change. */
+export async function runNormalMode(loaded: LoadedService, reload?: ConfigReload): Promise<number> {
   const { config } = loaded;
-  if (!config.stream) throw new Error('the config has no stream sections');
   const logger = createLogger(loaded.logLevel ? { ...config.logger, level: loaded.logLevel } : config.logger);
   const metrics = createMetricsRegistry({ type: config.metrics.type, exported: config.http.enabled });
   const { source } = loaded;
+  let watcher: ConfigWatcher<Running> | undefined;
   const http = inSourceSync(
     source,
     () =>
       new HttpServer({
         config: config.http,
         metricsHandler: metrics.handler,
-        sanitisedConfig: () => loaded.sanitised,
+        sanitisedConfig: () => (watcher?.running?.loaded ?? loaded).sanitised,
         logger,
       }),
   );
-  const resources = new ResourceManager();
-  const abort = stopController();
   const undelivered = { count: 0 };
-  const env: EngineEnv = {
-    registry,
-    logger,
-    metrics,
-    resources,
-    inproc: new MemoryInprocBus(),
-    endpoints: http,
-    signal: abort.signal,
-    baseDir: loaded.baseDir,
-    undelivered,
-  };
-  await inSource(source, () => buildResources(config, new ComponentBuilder(env), resources));
-  for (const file of loaded.resourceFiles)
-    await inSource(file.source, () => buildResources(file.config, new ComponentBuilder(env), resources));
-  const streamConfig = config.stream;
-  const stream = await inSource(source, () =>
-    Stream.build(streamConfig, new ComponentBuilder(env), logger, abort),
-  );
-  registerReady(http, stream);
+  const base = { registry, logger, metrics, inproc: new MemoryInprocBus(), undelivered };
+  const first = await buildRunning(loaded, base, http, logger);
+  const currentStream = () => watcher?.running?.stream ?? first.stream;
+  registerReady(http, currentStream);
   await http.listen();
   const bound = http.address();
   if (bound)
@@ -62,19 +48,71 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
       `listening for HTTP requests at ${http.isTls ? 'https' : 'http'}://${bound.address}:${bound.port}`,
     );
 
-  const stopOnSignal = shutdownOnSignals(logger, loaded, (timeoutMs) => stream.stop(timeoutMs));
+  if (reload) {
+    const rebuild = (next: LoadedService) => buildRunning(next, base, http, logger);
+    watcher = await ConfigWatcher.start(first, reload, rebuild, logger);
+  }
+  const running = () => watcher?.running ?? first;
+  const stopOnSignal = shutdownOnSignals(logger, loaded, (timeoutMs) =>
+    watcher ? watcher.stop(timeoutMs) : first.stream.stop(timeoutMs),
+  );
   const stopStallGuard = guardAgainstStall(
     logger,
-    () => `${stream.transactionsInFlight} transactions are in flight`,
+    () => `${currentStream().transactionsInFlight} transactions are in flight`,
   );
   // Some components finish building on first use (an output's batch policy): a bad value there
   // is still the config's fault.
-  await inSource(source, () => stream.run());
+  await (watcher ? watcher.untilStopped() : inSource(source, () => first.stream.run()));
   stopStallGuard();
   stopOnSignal.dispose();
-  await finish(logger, resources, http);
+  const last = running();
+  await finish(logger, last.resources, http);
   if (stopOnSignal.stdoutClosed) return STDOUT_CLOSED_EXIT_STATUS;
-  return exitStatusAfterStop(logger, stream.nackedAtStop + undelivered.count);
+  return exitStatusAfterStop(logger, last.stream.nackedAtStop + undelivered.count);
+}
+
+interface Running extends RunningConfig {
+  readonly stream: Stream;
+  readonly resources: ResourceManager;
+}
+
+/** Resources and stream of one config, endpoints tracked so a replaced stream's paths go with it. */
+async function buildRunning(
+  loaded: LoadedService,
+  base: Pick<EngineEnv, 'registry' | 'logger' | 'metrics' | 'inproc' | 'undelivered'>,
+  http: HttpServer,
+  logger: Logger,
+): Promise<Running> {
+  const { config, source } = loaded;
+  if (!config.stream) throw new Error('the config has no stream sections');
+  const resources = new ResourceManager();
+  const abort = stopController();
+  const paths = new Set<string>();
+  const endpoints = {
+    register: (path: string, description: string, handler: EndpointHandler) => {
+      paths.add(path);
+      http.register(path, description, handler);
+    },
+  };
+  const env: EngineEnv = { ...base, resources, endpoints, signal: abort.signal, baseDir: loaded.baseDir };
+  await inSource(source, () => buildResources(config, new ComponentBuilder(env), resources));
+  for (const file of loaded.resourceFiles)
+    await inSource(file.source, () => buildResources(file.config, new ComponentBuilder(env), resources));
+  const streamConfig = config.stream;
+  const stream = await inSource(source, () =>
+    Stream.build(streamConfig, new ComponentBuilder(env), logger, abort),
+  );
+  return {
+    loaded,
+    stream,
+    resources,
+    run: () => inSource(source, () => stream.run()),
+    async stop(timeoutMs) {
+      await stream.stop(timeoutMs);
+      await resources.closeAll().catch((e) => logger.warn(`closing resources: ${String(e)}`));
+      for (const path of paths) http.unregister(path);
+    },
+  };
 }
 
 /** As Benthos exits non-zero when its stream does not close cleanly within shutdown_timeout. */
@@ -86,11 +124,12 @@ function exitStatusAfterStop(logger: Logger, nacked: number): number {
   return 1;
 }
 
-function registerReady(http: HttpServer, stream: Stream): void {
+function registerReady(http: HttpServer, current: () => Stream): void {
   http.register(
     '/ready',
     'Responds 200 when the input and output are connected, 503 otherwise.',
     (_req, res) => {
+      const stream = current();
       if (stream.isReady()) return sendText(res, 200, 'OK');
       const down = stream
         .statuses()
