@@ -7,6 +7,7 @@ import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { isDynamicPattern } from 'tinyglobby';
 import { errorMessage } from '../engine/errors.js';
+import { staticBase } from '../streams/directory_watch.js';
 
 export class FileWatches {
   private readonly watchers: FSWatcher[] = [];
@@ -20,7 +21,7 @@ export class FileWatches {
   watch(paths: readonly string[]): void {
     const wanted = new Map<string, Set<string> | 'any'>();
     for (const path of paths) {
-      const dir = isDynamicPattern(path) ? globBase(path) : dirname(path);
+      const dir = isDynamicPattern(path) ? staticBase(path) : dirname(path);
       const names = wanted.get(dir);
       if (isDynamicPattern(path) || names === 'any') wanted.set(dir, 'any');
       else wanted.set(dir, (names ?? new Set()).add(basename(path)));
@@ -44,15 +45,4 @@ export class FileWatches {
       this.logger.warn(`cannot watch ${dir}: ${errorMessage(err)}`);
     }
   }
-}
-
-/** The directory part of a glob before its first wildcard segment. */
-function globBase(pattern: string): string {
-  const fixed: string[] = [];
-  for (const segment of pattern.split('/')) {
-    if (isDynamicPattern(segment)) break;
-    fixed.push(segment);
-  }
-  const base = fixed.join('/');
-  return base === '' ? (pattern.startsWith('/') ? '/' : '.') : base;
 }
