@@ -118,12 +118,13 @@ describe('nekton blobl server', () => {
     assert.equal(existsSync(mappingFile), false);
     const reply = await execute(port, 'root.n = this.n + 1', '{"n":41}');
     assert.equal(reply.result, '{"n":42}');
+    const written = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+    // The mapping file is written first, then the input file: wait for both.
     await eventually(
-      () => existsSync(mappingFile) && readFileSync(mappingFile, 'utf8') === 'root.n = this.n + 1',
+      () => written(mappingFile) === 'root.n = this.n + 1' && written(inputFile) === '{"n":41}',
       10_000,
-      'the mapping file',
+      'the mapping and input files',
     );
-    assert.equal(readFileSync(inputFile, 'utf8'), '{"n":41}');
     // The last edit before a stop is written too.
     await execute(port, 'root = "last"', '{}');
     await stop(child);
