@@ -101,6 +101,24 @@ describe('nekton -w (normal mode)', () => {
     assert.equal(await stop(child), 0);
   });
 
+  it("takes a replaced stream's HTTP endpoints away with it", async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    const file = join(dir, 'config.yaml');
+    const withPath = (path: string) =>
+      `http: {address: "127.0.0.1:${port}"}\ninput:\n  http_server: {path: ${path}}\noutput:\n  drop: {}\n`;
+    writeFileSync(file, withPath('/first'));
+    const child = startNekton(['-w', '-c', file]);
+    running.push(child);
+    const post = async (path: string) =>
+      (await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', body: 'x' })).status;
+    await eventually(async () => (await post('/first')) === 200, 15_000, '/first to answer');
+    save(file, withPath('/second'));
+    await eventually(async () => (await post('/second')) === 200, 15_000, '/second to answer');
+    assert.equal(await post('/first'), 404);
+    assert.equal(await stop(child), 0);
+  });
+
   // The root's -w is the same flag as `streams -w`: either place turns on streams-mode watching.
   for (const args of [
     ['streams', '-w'],
@@ -115,12 +133,19 @@ describe('nekton -w (normal mode)', () => {
       running.push(child);
       const list = async () => Object.keys(await (await fetch(`http://127.0.0.1:${port}/streams`)).json());
       await eventually(async () => (await list()).length === 0, 15_000, 'the streams API');
-      writeFileSync(
-        join(streams, 'added.yaml'),
-        `input:\n  generate: {mapping: 'root = 1'}\noutput:\n  drop: {}\n`,
-      );
+      // The API answers a moment before streams mode starts watching: write again every 2 s (more
+      // than its 1 s quiet period) until it notices.
+      let polls = 0;
       await eventually(
-        async () => (await list()).includes('added'),
+        async () => {
+          if ((await list()).includes('added')) return true;
+          if (polls++ % 40 === 0)
+            writeFileSync(
+              join(streams, 'added.yaml'),
+              `input:\n  generate: {mapping: 'root = ${polls}'}\noutput:\n  drop: {}\n`,
+            );
+          return false;
+        },
         15_000,
         'the new stream file to be picked up',
       );
