@@ -131,7 +131,8 @@ describe('nekton -w (normal mode)', () => {
       mkdirSync(streams);
       const child = startNekton([...args, '-s', `http.address=127.0.0.1:${port}`, streams]);
       running.push(child);
-      const list = async () => Object.keys(await (await fetch(`http://127.0.0.1:${port}/streams`)).json());
+      const list = async () =>
+        Object.keys((await (await fetch(`http://127.0.0.1:${port}/streams`)).json()) as object);
       await eventually(async () => (await list()).length === 0, 15_000, 'the streams API');
       // The API answers a moment before streams mode starts watching: write again every 2 s (more
       // than its 1 s quiet period) until it notices.
