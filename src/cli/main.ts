@@ -1,4 +1,5 @@
-// The `nekton` command line: argv -> one of run (normal mode), streams, lint, test, list, blobl, docs.
+// The `nekton` command line: argv -> one of run (normal mode), streams, lint, test, list, blobl,
+// echo, create, docs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../engine/errors.js';
 import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
@@ -14,6 +15,8 @@ export interface GlobalOptions {
   logLevel?: string;
   /** `-t` template file globs. */
   templates: string[];
+  /** `-w`: reload the config when its files change (normal and streams mode). */
+  watcher: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -28,7 +31,38 @@ function globalOptions(command: Command): GlobalOptions {
     chilled: Boolean(opts.chilled),
     logLevel: opts['log.level'] as string | undefined,
     templates: (opts.templates as string[]) ?? [],
+    watcher: Boolean(opts.watcher),
   };
+}
+
+/**
+ * Subcommands whose own short flags clash with the global ones (`blobl -r` is --raw, not
+ * --resources; `create -s` is --small, not --set): after their name, options are theirs.
+ */
+const OWN_FLAG_COMMANDS = new Set(['blobl', 'create']);
+const GLOBAL_VALUE_FLAGS = new Set([
+  '-c',
+  '--config',
+  '-s',
+  '--set',
+  '-e',
+  '--env-file',
+  '-r',
+  '--resources',
+  '-t',
+  '--templates',
+  '--log.level',
+]);
+
+/** The subcommand argv names (the first argument that is not an option or an option's value). */
+export function subcommandOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return args[i + 1];
+    if (!arg.startsWith('-')) return arg;
+    if (GLOBAL_VALUE_FLAGS.has(arg)) i++;
+  }
+  return undefined;
 }
 
 async function runConfig(file: string | undefined, options: GlobalOptions): Promise<number> {
@@ -42,7 +76,10 @@ async function runConfig(file: string | undefined, options: GlobalOptions): Prom
   const { runNormalMode } = await import('./normal_mode.js');
   const loaded = await loadService(file, options);
   if (!loaded) return 1;
-  return runNormalMode(loaded);
+  const reload = options.watcher
+    ? { paths: [file, ...options.resources], load: () => loadService(file, options) }
+    : undefined;
+  return runNormalMode(loaded, reload);
 }
 
 export function buildProgram(): Command {
@@ -63,6 +100,11 @@ export function buildProgram(): Command {
     )
     .option('-r, --resources <glob>', 'load resources from extra config files (repeatable)', collect, [])
     .option('--chilled', 'run even when the config has lint errors', false)
+    .option(
+      '-w, --watcher',
+      'reload the config when it (or a -r file) changes; a bad file is logged and the running stream kept',
+      false,
+    )
     .option('-t, --templates <glob>', 'load component templates from files (repeatable)', collect, [])
     .addOption(
       new Option(
@@ -160,22 +202,79 @@ export function buildProgram(): Command {
 
   const blobl = program
     .command('blobl [mapping]')
-    .description('run a Bloblang mapping against each line of stdin')
+    .description('run a Bloblang mapping against each line of stdin (or --input)')
+    // `blobl server -p` is the port, `blobl -p` is --pretty: options after `server` are its own.
+    .enablePositionalOptions()
+    .option(
+      '-t, --threads <n>',
+      "accepted for the reference's sake: mappings run on one thread, in order",
+      parsePositiveInt,
+      1,
+    )
+    .option('-r, --raw', 'consume raw strings: `this` is each line as a string, never parsed as JSON', false)
+    .option('-p, --pretty', 'pretty-print structured output (two-space indents)', false)
     .option('-f, --file <file>', 'read the mapping from a file')
-    .action(async (mapping: string | undefined, opts: { file?: string }) => {
+    .option('-i, --input <file>', 'read input from a file instead of stdin')
+    .option('--max-token-length <bytes>', 'the longest input line accepted', parsePositiveInt, 64 * 1024)
+    .option(
+      '-e, --env-file <file>',
+      'import environment variables from a dotenv file (repeatable)',
+      collect,
+      [],
+    )
+    .action(async (mapping: string | undefined, opts: BloblFlags, command: Command) => {
       const { runBlobl } = await import('./blobl.js');
+      const envFiles = [...globalOptions(command.parent!).envFile, ...opts.envFile];
+      const { loadEnvFiles } = await import('../config/env_file.js');
+      // As the reference does: the mapping's env() and ${VAR} references see the files' variables.
+      Object.assign(process.env, await loadEnvFiles(envFiles));
       process.exitCode = await runBlobl(
-        { mapping, file: opts.file },
+        {
+          mapping,
+          file: opts.file,
+          input: opts.input,
+          raw: opts.raw,
+          pretty: opts.pretty,
+          maxTokenLength: opts.maxTokenLength,
+        },
         { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
       );
     });
   blobl
     .command('server')
-    .description('serve the Bloblang playground web page')
-    .option('--address <address>', 'host:port to listen on', '127.0.0.1:4195')
-    .action(async (opts: { address: string }) => {
+    .description('serve the Bloblang playground web page (for local use only)')
+    .option('--host <host>', 'the host to bind to', 'localhost')
+    .option('-p, --port <port>', 'the port to bind to', '4195')
+    .option('--address <host:port>', "host and port in one (nekton's older flag; wins over --host/--port)")
+    .option('-n, --no-open', 'do not open the page in a browser (never opened without a display)')
+    .option('-m, --mapping-file <file>', 'a mapping file to start the page with')
+    .option('-i, --input-file <file>', 'an input file to start the page with')
+    .option(
+      '-w, --write',
+      "write the page's mapping and input back to those files (created if missing)",
+      false,
+    )
+    .action(async (opts: PlaygroundFlags) => {
       const { runPlayground } = await import('./playground.js');
-      await runPlayground(opts.address);
+      process.exitCode = await runPlayground(opts);
+    });
+
+  program
+    .command('echo [config]')
+    .description('print the config with defaults filled, env vars resolved and secrets scrubbed')
+    .action(async (file: string | undefined, _opts, command: Command) => {
+      const { echoConfig } = await import('./echo_command.js');
+      const options = globalOptions(command);
+      process.exitCode = await echoConfig(file ?? options.config, options);
+    });
+
+  program
+    .command('create [expression]')
+    .description('print a new config for inputs/processors/outputs, e.g. `create stdin/mapping,log/stdout`')
+    .option('-s, --small', 'only input, buffer, pipeline and output, without advanced fields', false)
+    .action(async (expression: string | undefined, opts: { small: boolean }) => {
+      const { createConfig } = await import('./create_command.js');
+      process.exitCode = createConfig(expression, opts.small);
     });
 
   program
@@ -199,7 +298,8 @@ export function buildProgram(): Command {
         observability: (opts.observability as string | undefined) ?? global.config,
         api: opts.api !== false,
         prefixStreamEndpoints: opts.prefixStreamEndpoints !== 'false',
-        watch: Boolean(opts.watcher),
+        // The root's -w takes `streams -w` before the subcommand sees it; either means watch.
+        watch: Boolean(opts.watcher) || global.watcher,
         bodyLimitBytes: opts.maxBodySize as number,
         chilled: global.chilled,
         sets: global.set,
@@ -223,6 +323,32 @@ export function buildProgram(): Command {
   return program;
 }
 
+interface BloblFlags {
+  threads: number;
+  raw: boolean;
+  pretty: boolean;
+  file?: string;
+  input?: string;
+  maxTokenLength: number;
+  envFile: string[];
+}
+
+interface PlaygroundFlags {
+  host: string;
+  port: string;
+  address?: string;
+  open: boolean;
+  mappingFile?: string;
+  inputFile?: string;
+  write: boolean;
+}
+
+function parsePositiveInt(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
 /** `--log.level` takes the names `logger.level` does; anything else is refused, not ignored. */
 function parseLogLevel(level: string): string {
   if (!isLogLevel(level)) {
@@ -241,7 +367,9 @@ function parseByteSize(text: string): number {
 
 async function main(): Promise<void> {
   try {
-    await buildProgram().parseAsync(process.argv);
+    const program = buildProgram();
+    if (OWN_FLAG_COMMANDS.has(subcommandOf(process.argv.slice(2)) ?? '')) program.enablePositionalOptions();
+    await program.parseAsync(process.argv);
   } catch (err) {
     // Config problems are the user's to fix: one clear line, no stack.
     if (err instanceof ConfigError) {

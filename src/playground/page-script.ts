@@ -109,6 +109,8 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   function restore() {
+    // Texts loaded from files (blobl server --mapping-file / --input-file) win over saved edits.
+    if (document.body.dataset.fromFiles) return;
     try {
       var saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || 'null');
       if (!saved) return;

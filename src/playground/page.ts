@@ -26,7 +26,15 @@ function editor(id: string, text: string, label: string): string {
   return `<textarea id="${id}" spellcheck="false" autocomplete="off" aria-label="${label}">${escapeHtml(text)}</textarea>`;
 }
 
-export const PLAYGROUND_PAGE = `<!doctype html>
+/** Texts the page starts with; from `--input-file`/`--mapping-file` they win over the browser's saved edits. */
+export interface InitialTexts {
+  input?: string;
+  mapping?: string;
+}
+
+export function playgroundPage(initial: InitialTexts = {}): string {
+  const fromFiles = initial.input !== undefined || initial.mapping !== undefined;
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -34,15 +42,15 @@ export const PLAYGROUND_PAGE = `<!doctype html>
 <title>Bloblang playground · nekton</title>
 <style>${PAGE_STYLE}</style>
 </head>
-<body>
+<body${fromFiles ? ' data-from-files="true"' : ''}>
 <header><h1>Bloblang playground</h1><span>nekton · the output updates as you type</span></header>
 <main>
   <div class="column">
-    <section><h2>Input document</h2>${editor('input', EXAMPLE_INPUT, 'Input document')}</section>
+    <section><h2>Input document</h2>${editor('input', initial.input ?? EXAMPLE_INPUT, 'Input document')}</section>
     <section class="small"><h2>Input metadata (JSON object)</h2>${editor('metadata', EXAMPLE_METADATA, 'Input metadata')}</section>
   </div>
   <div class="column">
-    <section><h2>Mapping</h2>${editor('mapping', EXAMPLE_MAPPING, 'Mapping')}</section>
+    <section><h2>Mapping</h2>${editor('mapping', initial.mapping ?? EXAMPLE_MAPPING, 'Mapping')}</section>
   </div>
   <div class="column">
     <section><h2>Output <span id="status">running</span></h2>
@@ -54,3 +62,6 @@ export const PLAYGROUND_PAGE = `<!doctype html>
 </body>
 </html>
 `;
+}
+
+export const PLAYGROUND_PAGE = playgroundPage();

@@ -6,17 +6,23 @@ import type { HttpServer } from '../http/server.js';
 import { readBody } from '../listener/body.js';
 import { HttpError } from '../listener/http_error.js';
 import { type ExecuteRequest, executeMapping } from './execute.js';
-import { PLAYGROUND_PAGE } from './page.js';
+import type { PlaygroundFiles } from './files.js';
+import { PLAYGROUND_PAGE, playgroundPage } from './page.js';
 
 /** Mapping, input and metadata together; enough for any document a person edits in a textarea. */
 export const EXECUTE_BODY_LIMIT = 4 * 1024 * 1024;
 
-export function registerPlayground(server: HttpServer): void {
-  server.register('/', 'The Bloblang playground page.', servePage);
-  server.register('/execute', 'Runs a mapping against an input document.', handleExecute);
+/** `files`: the page starts from their texts and every run is handed to them (`blobl server --write`). */
+export function registerPlayground(server: HttpServer, files?: PlaygroundFiles): void {
+  server.register('/', 'The Bloblang playground page.', (req, res) =>
+    servePage(req, res, files ? playgroundPage(files.current()) : PLAYGROUND_PAGE),
+  );
+  server.register('/execute', 'Runs a mapping against an input document.', (req, res) =>
+    handleExecute(req, res, files),
+  );
 }
 
-function servePage(req: IncomingMessage, res: ServerResponse): void {
+function servePage(req: IncomingMessage, res: ServerResponse, page: string): void {
   // `/nekton/` is a prefix mount and would otherwise answer every unknown path below it.
   const path = (req.url ?? '/').split('?')[0];
   if (path !== '/' && !path.endsWith('/nekton/')) throw new HttpError(404, '404 page not found');
@@ -24,16 +30,21 @@ function servePage(req: IncomingMessage, res: ServerResponse): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  res.end(req.method === 'HEAD' ? undefined : PLAYGROUND_PAGE);
+  res.end(req.method === 'HEAD' ? undefined : page);
 }
 
-async function handleExecute(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleExecute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  files?: PlaygroundFiles,
+): Promise<void> {
   if (req.method !== 'POST') throw new HttpError(405, 'Method Not Allowed');
   // A JSON content type forces a CORS preflight, so other web sites cannot drive a local playground.
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new HttpError(415, 'the request body must be application/json');
   }
   const request = parseExecuteRequest(await readBody(req, EXECUTE_BODY_LIMIT));
+  files?.update(request.mapping, request.input);
   const response = executeMapping(request);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');

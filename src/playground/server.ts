@@ -1,11 +1,12 @@
 // A listening playground: the shared HttpServer with only the built-ins and the playground routes.
 import { HttpServer } from '../http/server.js';
+import type { PlaygroundFiles } from './files.js';
 import { registerPlayground } from './routes.js';
 
 /** Starts serving at `address` (`host:port`, port 0 picks a free one); close() the result to stop. */
-export async function startPlayground(address: string): Promise<HttpServer> {
+export async function startPlayground(address: string, files?: PlaygroundFiles): Promise<HttpServer> {
   const server = new HttpServer({ config: { address, root_path: '/nekton' } });
-  registerPlayground(server);
+  registerPlayground(server, files);
   await server.listen();
   return server;
 }

@@ -78,7 +78,7 @@ async function directoriesOf(args: readonly string[]): Promise<Set<string>> {
 }
 
 /** The directory part of a glob before its first wildcard segment. */
-function staticBase(pattern: string): string {
+export function staticBase(pattern: string): string {
   const fixed: string[] = [];
   for (const segment of pattern.split('/')) {
     if (isDynamicPattern(segment)) break;
