@@ -1,19 +1,22 @@
 // The `kafka_franz` input: consumes topics as a member of a consumer group and commits each
 // partition's offset only once every message up to it was delivered (at-least-once). The reader
 // is in ../kafka/franz_reader.ts, the fields in ../kafka/franz_input_fields.ts.
-import type { ComponentSpec } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import { isNoopPolicy } from '../../engine/batching.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { BatchedInput } from '../brokers/batched_input.js';
 import { batchingEnabled } from '../fields/batching.js';
 import { loadKafka } from '../kafka/client.js';
-import { seedBrokerProblems } from '../kafka/fields.js';
+import { byteSizeProblems, saslProblems, seedBrokerProblems } from '../kafka/fields.js';
 import { type KafkaFranzInputConfig, kafkaFranzInputFields } from '../kafka/franz_input_fields.js';
 import { KafkaFranzReader } from '../kafka/franz_reader.js';
 import { lintKafkaFranzInput, topicSelection } from '../kafka/franz_topics.js';
 
-export const spec: ComponentSpec<KafkaFranzInputConfig, Input> = {
+/** The byte sizes of the consumer fields, checked by lint (the reader turns them into numbers). */
+export const FETCH_SIZES = ['fetch_max_bytes', 'fetch_min_bytes', 'fetch_max_partition_bytes'] as const;
+
+export const spec = defineComponent({
   name: 'kafka_franz',
   kind: 'input',
   status: 'deprecated',
@@ -36,9 +39,14 @@ output:
 `,
     },
   ],
-  lint: (config) => [...lintKafkaFranzInput(config), ...seedBrokerProblems(config.seed_brokers)],
-  build: (config, ctx) => buildConsumerInput(config, ctx, 'kafka_franz'),
-};
+  lint: (config) => [
+    ...lintKafkaFranzInput(config),
+    ...seedBrokerProblems(config.seed_brokers),
+    ...saslProblems(config.sasl),
+    ...byteSizeProblems(config, FETCH_SIZES),
+  ],
+  build: (config, ctx): Promise<Input> => buildConsumerInput(config, ctx, 'kafka_franz'),
+});
 
 /** The input of a consumer config: kafka_franz's own, or one the kafka and redpanda inputs map onto it. */
 export async function buildConsumerInput(

@@ -1,40 +1,90 @@
 // The `redpanda` input: kafka_franz's fields, except that records are processed in order per
 // partition unless `unordered_processing` is enabled. Mapped onto the kafka_franz consumer: in
 // order means one message of a partition in flight at a time (a checkpoint limit of 1).
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
-import { byteSize, kafkaConnectionFields } from '../kafka/fields.js';
-import type { KafkaFranzInputConfig } from '../kafka/franz_input_fields.js';
+import { batchingField } from '../fields/batching.js';
+import { byteSizeProblems, kafkaConnectionFields, saslProblems } from '../kafka/fields.js';
+import { type KafkaFranzInputConfig, kafkaFranzInputFields } from '../kafka/franz_input_fields.js';
 import { lintKafkaFranzInput } from '../kafka/franz_topics.js';
 import { fieldsNamed, withOptionalSeedBrokers } from '../kafka/spec_fields.js';
 import { tracingMapField } from '../nats/connection.js';
-import { buildConsumerInput, spec as franzSpec } from './kafka_franz.js';
+import { buildConsumerInput, FETCH_SIZES } from './kafka_franz.js';
 
-export interface RedpandaInputConfig
-  extends Omit<KafkaFranzInputConfig, 'checkpoint_limit' | 'multi_header' | 'batching' | 'seed_brokers'> {
-  seed_brokers?: string[];
-  partition_buffer_bytes: string;
-  max_yield_batch_bytes: string;
-  unordered_processing: { enabled: boolean; checkpoint_limit: number; batching: BatchingConfig };
-  extract_tracing_map?: string;
-}
+const a = { advanced: true };
 
-export function lintRedpandaInput(config: RedpandaInputConfig): string[] {
+const franzFields = kafkaFranzInputFields();
+
+const fields = [
+  ...withOptionalSeedBrokers(kafkaConnectionFields()),
+  ...fieldsNamed(franzFields, [
+    'topics',
+    'regexp_topics',
+    'regexp_topics_include',
+    'regexp_topics_exclude',
+    'rack_id',
+    'instance_id',
+    'rebalance_timeout',
+    'session_timeout',
+    'heartbeat_interval',
+    'start_from_oldest',
+    'start_offset',
+    'fetch_max_bytes',
+    'fetch_max_wait',
+    'fetch_min_bytes',
+    'fetch_max_partition_bytes',
+    'transaction_isolation_level',
+    'consumer_group',
+    'commit_period',
+  ]),
+  field.string('partition_buffer_bytes', 'Bytes buffered per partition (checked, not used by nekton).', {
+    default: '1MB',
+    ...a,
+  }),
+  ...fieldsNamed(franzFields, ['topic_lag_refresh_period']),
+  field.string(
+    'max_yield_batch_bytes',
+    'The largest batch handed out at once (checked, not used by nekton).',
+    {
+      default: '32KB',
+      ...a,
+    },
+  ),
+  field.object(
+    'unordered_processing',
+    'Process the messages of a partition in parallel instead of in order.',
+    [
+      field.bool('enabled', 'Process out of order.', { default: false, ...a }),
+      field.int('checkpoint_limit', 'The most messages per partition in flight.', { default: 1024, ...a }),
+      batchingField({ advanced: true }),
+    ],
+    a,
+  ),
+  ...fieldsNamed(franzFields, ['auto_replay_nacks', 'timely_nacks_maximum_wait']),
+  tracingMapField('extract_tracing_map'),
+];
+
+/** The parsed config of a `redpanda` input (durations in ms). */
+export type RedpandaInputConfig = ConfigOf<typeof fields>;
+
+/** What lint (and, for a component built through the API, build) refuses; reads fields the same written and parsed. */
+export function lintRedpandaInput(
+  config: Pick<
+    RedpandaInputConfig,
+    'seed_brokers' | 'partition_buffer_bytes' | 'max_yield_batch_bytes' | (typeof FETCH_SIZES)[number]
+  > &
+    Parameters<typeof lintKafkaFranzInput>[0],
+): string[] {
   const problems: string[] = [];
   if ((config.seed_brokers ?? []).length === 0)
     problems.push(
       'seed_brokers is required by nekton (it does not take them from the top-level redpanda section)',
     );
-  for (const name of ['partition_buffer_bytes', 'max_yield_batch_bytes'] as const) {
-    try {
-      byteSize(config[name], name);
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  return [...problems, ...lintKafkaFranzInput(consumerConfigUnchecked(config))];
+  problems.push(
+    ...byteSizeProblems(config, ['partition_buffer_bytes', 'max_yield_batch_bytes', ...FETCH_SIZES]),
+  );
+  return [...problems, ...lintKafkaFranzInput(config)];
 }
 
 function consumerConfigUnchecked(config: RedpandaInputConfig): KafkaFranzInputConfig {
@@ -57,16 +107,14 @@ function consumerConfigUnchecked(config: RedpandaInputConfig): KafkaFranzInputCo
   };
 }
 
-/** The kafka_franz consumer config of a `redpanda` input. */
+/** The parsed kafka_franz consumer config of a `redpanda` input; refuses what lint refuses (the API path skips lint). */
 export function redpandaConsumerConfig(config: RedpandaInputConfig): KafkaFranzInputConfig {
   const problem = lintRedpandaInput(config)[0];
   if (problem) throw new ConfigError(`redpanda: ${problem}`);
   return consumerConfigUnchecked(config);
 }
 
-const a = { advanced: true };
-
-export const spec: ComponentSpec<RedpandaInputConfig, Input> = {
+export const spec = defineComponent({
   name: 'redpanda',
   kind: 'input',
   status: 'stable',
@@ -75,54 +123,7 @@ export const spec: ComponentSpec<RedpandaInputConfig, Input> = {
     'Consumes Kafka (Redpanda) topics in a consumer group, in order per partition unless told otherwise.',
   description:
     'The kafka_franz consumer with the redpanda field set. By default the messages of a partition are processed in order: one message per partition is in flight at a time, and the next is handed out once it was acknowledged (the reference hands out a batch of up to `max_yield_batch_bytes` at a time: nekton hands out one message, so order and delivery are the same but batches are smaller). With `unordered_processing.enabled` up to `unordered_processing.checkpoint_limit` messages per partition are in flight, batched by `unordered_processing.batching`. Offsets are committed every `commit_period`, only up to the last message that, with every earlier one, was delivered; a nacked message is delivered again before anything new. Metadata as kafka_franz. `seed_brokers` is required by nekton. Accepted without effect: `partition_buffer_bytes`, `max_yield_batch_bytes` (both checked), `extract_tracing_map`, and what kafka_franz ignores (`rack_id`, `tcp` keep-alive, `conn_idle_timeout`, `topic_lag_refresh_period`, `timely_nacks_maximum_wait`).',
-  fields: [
-    ...withOptionalSeedBrokers(kafkaConnectionFields()),
-    ...fieldsNamed(franzSpec, [
-      'topics',
-      'regexp_topics',
-      'regexp_topics_include',
-      'regexp_topics_exclude',
-      'rack_id',
-      'instance_id',
-      'rebalance_timeout',
-      'session_timeout',
-      'heartbeat_interval',
-      'start_from_oldest',
-      'start_offset',
-      'fetch_max_bytes',
-      'fetch_max_wait',
-      'fetch_min_bytes',
-      'fetch_max_partition_bytes',
-      'transaction_isolation_level',
-      'consumer_group',
-      'commit_period',
-    ]),
-    field.string('partition_buffer_bytes', 'Bytes buffered per partition (checked, not used by nekton).', {
-      default: '1MB',
-      ...a,
-    }),
-    ...fieldsNamed(franzSpec, ['topic_lag_refresh_period']),
-    field.string(
-      'max_yield_batch_bytes',
-      'The largest batch handed out at once (checked, not used by nekton).',
-      {
-        default: '32KB',
-        ...a,
-      },
-    ),
-    field.object(
-      'unordered_processing',
-      'Process the messages of a partition in parallel instead of in order.',
-      [
-        field.bool('enabled', 'Process out of order.', { default: false, ...a }),
-        field.int('checkpoint_limit', 'The most messages per partition in flight.', { default: 1024, ...a }),
-        batchingField({ advanced: true }),
-      ],
-      a,
-    ),
-    ...fieldsNamed(franzSpec, ['auto_replay_nacks', 'timely_nacks_maximum_wait']),
-    tracingMapField('extract_tracing_map'),
-  ],
+  fields,
   examples: [
     {
       title: 'Consume a topic in order',
@@ -136,6 +137,6 @@ output:
 `,
     },
   ],
-  lint: lintRedpandaInput,
-  build: (config, ctx) => buildConsumerInput(redpandaConsumerConfig(config), ctx, 'redpanda'),
-};
+  lint: (config) => [...lintRedpandaInput(config), ...saslProblems(config.sasl)],
+  build: (config, ctx): Promise<Input> => buildConsumerInput(redpandaConsumerConfig(config), ctx, 'redpanda'),
+});

@@ -3,7 +3,6 @@
 // turned into one line that names the brokers and the reason.
 import type { BaseOptions } from '@platformatic/kafka';
 import { ConfigError } from '../../engine/errors.js';
-import { durationMs } from '../fields/duration.js';
 import { tlsOptions } from '../fields/tls.js';
 import { type KafkaConnectionConfig, type SaslConfig, seedBrokers } from './fields.js';
 
@@ -25,33 +24,37 @@ export async function kafkaClientOptions(
   config: KafkaConnectionConfig,
   longestWaitMs = 0,
 ): Promise<BaseOptions> {
-  const connectMs = durationMs(config.tcp?.connect_timeout ?? '0s', 'tcp.connect_timeout');
+  const connectMs = config.tcp?.connect_timeout ?? 0;
   const options: BaseOptions = {
     clientId: config.client_id,
     bootstrapBrokers: seedBrokers(config.seed_brokers),
-    metadataMaxAge: durationMs(config.metadata_max_age, 'metadata_max_age'),
+    metadataMaxAge: config.metadata_max_age,
     connectTimeout: connectMs > 0 ? connectMs : DEFAULT_CONNECT_TIMEOUT_MS,
     // `timeout` is the library's request timeout (named requestTimeout from 1.27, which needs Node 22).
-    timeout: durationMs(config.request_timeout_overhead, 'request_timeout_overhead') + longestWaitMs,
+    timeout: config.request_timeout_overhead + longestWaitMs,
     // The engine reconnects with its own backoff; the client should fail fast and say why.
     retries: 0,
   };
   const tls = await tlsOptions(config.tls);
   if (tls) options.tls = tls;
-  const sasl = saslOptions(config.sasl ?? []);
+  const sasl = saslOptions(config.sasl);
   if (sasl) options.sasl = sasl;
   return options;
 }
 
-function saslOptions(list: SaslConfig[]): BaseOptions['sasl'] {
-  const chosen = list.find((s) => s.mechanism !== 'none');
+function saslOptions(list: ReadonlyArray<SaslConfig | undefined>): BaseOptions['sasl'] {
+  const chosen = list.find((s) => s !== undefined && s.mechanism !== 'none');
   if (!chosen) return undefined;
   if (!SUPPORTED_SASL.has(chosen.mechanism)) {
     throw new ConfigError(`sasl: mechanism ${chosen.mechanism} is not supported by nekton`);
   }
   const mechanism = chosen.mechanism as 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512' | 'OAUTHBEARER';
   if (mechanism === 'OAUTHBEARER') {
-    return { mechanism, token: chosen.token, oauthBearerExtensions: chosen.extensions };
+    return {
+      mechanism,
+      token: chosen.token,
+      oauthBearerExtensions: chosen.extensions as Record<string, string> | undefined,
+    };
   }
   return { mechanism, username: chosen.username, password: chosen.password };
 }

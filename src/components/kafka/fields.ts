@@ -1,56 +1,33 @@
 // The connection fields both kafka_franz components share (seed brokers, client id, TLS, SASL,
 // timeouts), exactly as the reference declares them, and the parsing of their values.
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type ConfigOf, field } from '../../config/spec.js';
 import { ConfigError } from '../../engine/errors.js';
 import { expandUrls } from '../connection/urls.js';
-import { type TlsConfig, tlsField } from '../fields/tls.js';
-
-export interface SaslConfig {
-  mechanism: string;
-  username: string;
-  password: string;
-  token: string;
-  extensions?: Record<string, string>;
-}
-
-export interface KafkaConnectionConfig {
-  seed_brokers: string[];
-  client_id: string;
-  tls: TlsConfig;
-  sasl?: SaslConfig[];
-  metadata_max_age: string;
-  request_timeout_overhead: string;
-  conn_idle_timeout: string;
-  tcp?: { connect_timeout: string };
-}
+import { tlsField } from '../fields/tls.js';
 
 const a = { advanced: true };
-/** Checked by lint; the text is kept, since the kafka and redpanda components map their configs onto these fields as written. */
-const d = { check: 'duration' } as const;
 
-function tcpField(): FieldSpec {
+function tcpField() {
   return field.object(
     'tcp',
     'TCP socket options.',
     [
-      field.string('connect_timeout', 'How long a connection attempt may take (0s: the client default).', {
+      field.duration('connect_timeout', 'How long a connection attempt may take (0s: the client default).', {
         default: '0s',
-        ...d,
         ...a,
       }),
       field.object(
         'keep_alive',
         'TCP keep-alive probes.',
         [
-          field.string('idle', 'Idle time before the first probe.', { default: '15s', ...d, ...a }),
-          field.string('interval', 'Time between probes.', { default: '15s', ...d, ...a }),
+          field.duration('idle', 'Idle time before the first probe.', { default: '15s', ...a }),
+          field.duration('interval', 'Time between probes.', { default: '15s', ...a }),
           field.int('count', 'Unanswered probes before the connection is dropped.', { default: 9, ...a }),
         ],
         { optional: true, ...a },
       ),
-      field.string('tcp_user_timeout', 'How long sent data may stay unacknowledged (Linux; 0s: off).', {
+      field.duration('tcp_user_timeout', 'How long sent data may stay unacknowledged (Linux; 0s: off).', {
         default: '0s',
-        ...d,
         ...a,
       }),
     ],
@@ -58,24 +35,23 @@ function tcpField(): FieldSpec {
   );
 }
 
-function saslField(): FieldSpec {
+const SASL_MECHANISMS = [
+  'AWS_MSK_IAM',
+  'OAUTHBEARER',
+  'PLAIN',
+  'REDPANDA_CLOUD_SERVICE_ACCOUNT',
+  'SCRAM-SHA-256',
+  'SCRAM-SHA-512',
+  'none',
+] as const;
+
+function saslField() {
   return field.array(
     field.object(
       'sasl',
       'SASL authentication mechanisms, tried in order. nekton supports PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER (a static `token`).',
       [
-        field.string('mechanism', 'The SASL mechanism.', {
-          ...a,
-          options: [
-            'AWS_MSK_IAM',
-            'OAUTHBEARER',
-            'PLAIN',
-            'REDPANDA_CLOUD_SERVICE_ACCOUNT',
-            'SCRAM-SHA-256',
-            'SCRAM-SHA-512',
-            'none',
-          ],
-        }),
+        field.enum('mechanism', 'The SASL mechanism.', SASL_MECHANISMS, a),
         field.string('username', 'The user name (PLAIN, SCRAM).', { default: '', ...a }),
         field.string('password', 'The password (PLAIN, SCRAM).', { default: '', secret: true, ...a }),
         field.string('token', 'The OAUTHBEARER token.', { default: '', ...a }),
@@ -111,7 +87,7 @@ function saslField(): FieldSpec {
 }
 
 /** seed_brokers … tcp, in the reference's order. */
-export function kafkaConnectionFields(): FieldSpec[] {
+export function kafkaConnectionFields() {
   return [
     field.array(
       field.string('seed_brokers', 'Brokers to bootstrap from; an entry may hold several, comma-separated.', {
@@ -121,20 +97,30 @@ export function kafkaConnectionFields(): FieldSpec[] {
     field.string('client_id', 'The client id sent to the brokers.', { default: 'redpanda-connect', ...a }),
     tlsField(),
     saslField(),
-    field.string('metadata_max_age', 'How long cluster metadata may be cached.', {
-      default: '1m',
-      ...d,
-      ...a,
-    }),
-    field.string('request_timeout_overhead', 'Added to the timeout of each request to the brokers.', {
+    field.duration('metadata_max_age', 'How long cluster metadata may be cached.', { default: '1m', ...a }),
+    field.duration('request_timeout_overhead', 'Added to the timeout of each request to the brokers.', {
       default: '10s',
-      ...d,
       ...a,
     }),
-    field.string('conn_idle_timeout', 'How long an idle connection is kept.', { default: '20s', ...d, ...a }),
+    field.duration('conn_idle_timeout', 'How long an idle connection is kept.', { default: '20s', ...a }),
     tcpField(),
   ];
 }
+
+type ParsedConnection = ConfigOf<ReturnType<typeof kafkaConnectionFields>>;
+type SaslEntry = NonNullable<ParsedConnection['sasl'][number]>;
+
+/**
+ * One `sasl` entry as the client uses it. The older `kafka` components map their single Sarama
+ * `sasl` object onto these four (or five) keys, so the AWS settings are not required here.
+ */
+export type SaslConfig = Pick<SaslEntry, 'mechanism' | 'username' | 'password' | 'token'> &
+  Partial<Pick<SaslEntry, 'extensions'>>;
+
+/** The parsed connection fields (durations in ms), with `sasl` narrowed to what the client uses. */
+export type KafkaConnectionConfig = Omit<ParsedConnection, 'sasl'> & {
+  sasl: ReadonlyArray<SaslConfig | undefined>;
+};
 
 /** What seedBrokers would refuse, for lint (`field` names the list in the component's words). */
 export function seedBrokerProblems(entries: string[] | undefined, field = 'seed_brokers'): string[] {
@@ -178,4 +164,27 @@ export function byteSize(text: string, fieldName: string): number {
   const unit = BYTE_UNITS[(m?.[2] ?? '').toLowerCase()];
   if (!m || unit === undefined) throw new ConfigError(`${fieldName}: ${text} is not a byte size`);
   return Math.round(Number(m[1]) * unit);
+}
+
+/** What byteSize would refuse in the named fields, for lint. */
+export function byteSizeProblems<K extends string>(config: Record<K, string>, names: readonly K[]): string[] {
+  const problems: string[] = [];
+  for (const name of names) {
+    try {
+      byteSize(config[name], name);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  return problems;
+}
+
+const SUPPORTED_SASL = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'];
+
+/** A `sasl` mechanism the client cannot use (AWS_MSK_IAM...), for lint. */
+export function saslProblems(list: ReadonlyArray<{ mechanism?: string } | undefined>): string[] {
+  // Mechanisms match case-insensitively, as the field's options do.
+  const chosen = list.find((s) => s?.mechanism !== undefined && s.mechanism.toLowerCase() !== 'none');
+  if (!chosen?.mechanism || SUPPORTED_SASL.includes(chosen.mechanism.toUpperCase())) return [];
+  return [`sasl: mechanism ${chosen.mechanism} is not supported by nekton`];
 }

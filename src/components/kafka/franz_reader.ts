@@ -4,7 +4,6 @@ import type { Consumer, Message as KafkaMessage, MessagesStream } from '@platfor
 import type { Logger } from 'pino';
 import type { InputReader, Transaction } from '../../engine/component.js';
 import { NotConnectedError } from '../../engine/errors.js';
-import { durationMs } from '../fields/duration.js';
 import { PartitionCheckpoints } from './checkpoints.js';
 import {
   answerWithin,
@@ -18,8 +17,8 @@ import type { KafkaFranzInputConfig } from './franz_input_fields.js';
 import { startMode, type TopicSelection } from './franz_topics.js';
 import { recordToMessage } from './records.js';
 
-// Durations arrive as written (lint has checked them: `check: 'duration'`) and are parsed here,
-// because the kafka and redpanda inputs map their own configs onto this one as text.
+// The config arrives parsed (durations in ms), from kafka_franz's spec or mapped onto its shape by
+// the kafka and redpanda inputs.
 type Commit = () => void | Promise<void>;
 
 export class KafkaFranzReader implements InputReader {
@@ -58,11 +57,8 @@ export class KafkaFranzReader implements InputReader {
     const kafka = await this.load();
     // Checked at build (lint): the reference needs a group unless partitions are explicit.
     const group = this.config.consumer_group ?? '';
-    const rebalanceMs = Math.max(
-      durationMs(this.config.rebalance_timeout, 'rebalance_timeout'),
-      durationMs(this.config.session_timeout, 'session_timeout'),
-    );
-    const fetchWaitMs = durationMs(this.config.fetch_max_wait, 'fetch_max_wait');
+    const rebalanceMs = Math.max(this.config.rebalance_timeout, this.config.session_timeout);
+    const fetchWaitMs = this.config.fetch_max_wait;
     // fetch_max_partition_bytes is checked but has no effect: 1.22 (the last @platformatic/kafka
     // release that runs on Node 20) asks each partition for up to fetch_max_bytes.
     byteSize(this.config.fetch_max_partition_bytes, 'fetch_max_partition_bytes');
@@ -70,11 +66,11 @@ export class KafkaFranzReader implements InputReader {
     const consumer = new kafka.Consumer({
       ...clientOptions,
       groupId: group,
-      sessionTimeout: durationMs(this.config.session_timeout, 'session_timeout'),
+      sessionTimeout: this.config.session_timeout,
       // The library refuses a rebalance timeout below the session timeout, which the reference's
       // own defaults (45s, 1m) are: use the larger.
       rebalanceTimeout: rebalanceMs,
-      heartbeatInterval: durationMs(this.config.heartbeat_interval, 'heartbeat_interval'),
+      heartbeatInterval: this.config.heartbeat_interval,
       minBytes: byteSize(this.config.fetch_min_bytes, 'fetch_min_bytes'),
       maxBytes: byteSize(this.config.fetch_max_bytes, 'fetch_max_bytes'),
       maxWaitTime: fetchWaitMs,
@@ -105,8 +101,10 @@ export class KafkaFranzReader implements InputReader {
       return;
     }
     if (!this.commitTimer) {
-      const periodMs = durationMs(this.config.commit_period, 'commit_period');
-      this.commitTimer = setInterval(() => void this.commitDelivered(), Math.max(10, periodMs));
+      this.commitTimer = setInterval(
+        () => void this.commitDelivered(),
+        Math.max(10, this.config.commit_period),
+      );
       this.commitTimer.unref();
     }
   }

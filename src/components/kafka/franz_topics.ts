@@ -13,14 +13,25 @@ export interface TopicSelection {
   exclude: Pattern[];
 }
 
-const entries = (list: string[] | undefined): string[] =>
+/** The fields that say which topics to read and as which member (the same written and parsed). */
+type TopicFields = Pick<
+  KafkaFranzInputConfig,
+  | 'topics'
+  | 'regexp_topics'
+  | 'regexp_topics_include'
+  | 'regexp_topics_exclude'
+  | 'consumer_group'
+  | 'instance_id'
+>;
+
+const entries = (list: ReadonlyArray<string | undefined> | undefined): string[] =>
   (list ?? [])
-    .flatMap((t) => t.split(','))
+    .flatMap((t) => (t ?? '').split(','))
     .map((t) => t.trim())
     .filter(Boolean);
 
 /** The reference's own checks of field combinations, in its words (plus what nekton lacks). */
-export function lintKafkaFranzInput(config: KafkaFranzInputConfig): string[] {
+export function lintKafkaFranzInput(config: TopicFields): string[] {
   const topics = entries(config.topics);
   const include = entries(config.regexp_topics_include);
   const problems: string[] = [];
@@ -38,19 +49,19 @@ export function lintKafkaFranzInput(config: KafkaFranzInputConfig): string[] {
   } else if (!config.consumer_group) {
     problems.push('a consumer group is mandatory when not using explicit topic partitions');
   }
+  // Static membership needs @platformatic/kafka 1.27 or later, which requires Node 22.19; nekton
+  // pins 1.22 so that it installs and runs on the Node 20 it claims. Refused, never ignored.
+  if (config.instance_id)
+    problems.push(
+      'instance_id (static group membership) is not supported by nekton on its Node 20 Kafka client',
+    );
   return problems;
 }
 
-export function topicSelection(config: KafkaFranzInputConfig, name = 'kafka_franz'): TopicSelection {
+/** The topics of a config; refuses what lint refuses, since a component built through the API skips lint. */
+export function topicSelection(config: TopicFields, name = 'kafka_franz'): TopicSelection {
   const problem = lintKafkaFranzInput(config)[0];
   if (problem) throw new ConfigError(`${name}: ${problem}`);
-  // Static membership needs @platformatic/kafka 1.27 or later, which requires Node 22.19; nekton
-  // pins 1.22 so that it installs and runs on the Node 20 it claims. Refused, never ignored.
-  if (config.instance_id) {
-    throw new ConfigError(
-      `${name}: instance_id (static group membership) is not supported by nekton on its Node 20 Kafka client`,
-    );
-  }
   const topics = entries(config.topics);
   const include = compileConfigPatterns(
     entries(config.regexp_topics_include),
@@ -65,6 +76,8 @@ export function topicSelection(config: KafkaFranzInputConfig, name = 'kafka_fran
 }
 
 /** Where a partition without a usable commit starts, as the client library names it. */
-export function startMode(config: KafkaFranzInputConfig): 'committed' | 'earliest' | 'latest' {
+export function startMode(
+  config: Pick<KafkaFranzInputConfig, 'start_from_oldest' | 'start_offset'>,
+): 'committed' | 'earliest' | 'latest' {
   return config.start_from_oldest === false ? 'latest' : config.start_offset;
 }

@@ -134,3 +134,14 @@ function metaText(v: unknown): string {
   if (v !== null && typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
+
+/** An interpolated field's template, or null when it is absent or empty (the reference's "not set"). */
+export function templateIfSet(template: Interpolation | undefined): Interpolation | null {
+  if (!template || (template.isStatic && template.render([], 0) === '')) return null;
+  return template;
+}
+
+/** Whether an interpolated field, as written or compiled, is set (neither absent nor empty). */
+export function isSet(value: string | Interpolation | undefined): boolean {
+  return typeof value === 'string' ? value !== '' : templateIfSet(value) !== null;
+}

@@ -1,22 +1,13 @@
 // Fields of the older `kafka` input and output (the reference builds them on Sarama) that differ
 // from the kafka_franz ones: `addresses`, a single `sasl` object, `target_version`. nekton maps
 // them onto the same client as kafka_franz; what that client cannot honour is refused here.
-import { type FieldSpec, field } from '../../config/spec.js';
-import type { TlsConfig } from '../fields/tls.js';
-import type { SaslConfig } from './fields.js';
-
-export interface SaramaSaslConfig {
-  mechanism: string;
-  user: string;
-  password: string;
-  access_token: string;
-  token_cache: string;
-  token_key: string;
-}
+import { type ConfigOf, field } from '../../config/spec.js';
+import type { tlsField } from '../fields/tls.js';
+import type { KafkaConnectionConfig, SaslConfig } from './fields.js';
 
 const a = { advanced: true };
 
-export function addressesField(): FieldSpec {
+export function addressesField() {
   return field.array(
     field.string('addresses', 'Broker addresses; an entry may hold several, comma-separated.', {
       examples: [['localhost:9092'], ['localhost:9041,localhost:9042'], ['localhost:9041', 'localhost:9042']],
@@ -24,7 +15,7 @@ export function addressesField(): FieldSpec {
   );
 }
 
-export function targetVersionField(): FieldSpec {
+export function targetVersionField() {
   return field.string(
     'target_version',
     'The Kafka protocol version to assume. Checked, then not needed: the client negotiates the version with each broker.',
@@ -32,16 +23,22 @@ export function targetVersionField(): FieldSpec {
   );
 }
 
-export function saramaSaslField(): FieldSpec {
+/** `client_id`, with Sarama's default. */
+export function clientIdField() {
+  return field.string('client_id', 'The client id sent to the brokers.', { default: 'benthos', ...a });
+}
+
+export function saramaSaslField() {
   return field.object(
     'sasl',
     'SASL authentication. nekton supports PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER with a static `access_token`.',
     [
-      field.string('mechanism', 'The SASL mechanism.', {
-        default: 'none',
-        options: ['OAUTHBEARER', 'PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'none'],
-        ...a,
-      }),
+      field.enum(
+        'mechanism',
+        'The SASL mechanism.',
+        ['OAUTHBEARER', 'PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'none'],
+        { default: 'none', ...a },
+      ),
       field.string('user', 'The user name (PLAIN, SCRAM).', { default: '', ...a }),
       field.string('password', 'The password (PLAIN, SCRAM).', { default: '', secret: true, ...a }),
       field.string('access_token', 'A static OAUTHBEARER token.', { default: '', ...a }),
@@ -58,9 +55,20 @@ export function saramaSaslField(): FieldSpec {
   );
 }
 
+/** What the older components connect with, in their own field names (parsed). */
+type SaramaConnection = ConfigOf<
+  readonly [
+    ReturnType<typeof addressesField>,
+    ReturnType<typeof clientIdField>,
+    ReturnType<typeof tlsField>,
+    ReturnType<typeof saramaSaslField>,
+  ]
+>;
+type SaramaSasl = SaramaConnection['sasl'];
+
 /** What the client cannot do with a `sasl` object, and a malformed `target_version`. */
 export function saramaProblems(
-  sasl: SaramaSaslConfig | undefined,
+  sasl: Pick<NonNullable<SaramaSasl>, 'token_cache' | 'token_key'> | undefined,
   targetVersion: string | undefined,
 ): string[] {
   const problems: string[] = [];
@@ -76,33 +84,26 @@ export function saramaProblems(
 }
 
 /** The kafka_franz `sasl` list of a Sarama `sasl` object. */
-export function saslList(sasl: SaramaSaslConfig | undefined): SaslConfig[] {
+export function saslList(sasl: SaramaSasl): SaslConfig[] {
   if (!sasl || sasl.mechanism === 'none') return [];
   return [
     { mechanism: sasl.mechanism, username: sasl.user, password: sasl.password, token: sasl.access_token },
   ];
 }
 
-/** What the older components connect with, in their own field names. */
-export interface SaramaConnection {
-  addresses: string[];
-  client_id: string;
-  tls: TlsConfig;
-  sasl?: SaramaSaslConfig;
-}
-
 /**
- * The kafka_franz connection fields of a `kafka` input or output: Sarama's defaults stand in for
- * the ones the older components do not have (metadata age, request overhead, idle timeout).
+ * The kafka_franz connection fields (parsed) of a `kafka` input or output: Sarama's defaults stand
+ * in for the ones the older components do not have (metadata age, request overhead, idle timeout).
  */
-export function franzConnection(config: SaramaConnection) {
+export function franzConnection(config: SaramaConnection): KafkaConnectionConfig {
   return {
     seed_brokers: config.addresses,
     client_id: config.client_id,
     tls: config.tls,
     sasl: saslList(config.sasl),
-    metadata_max_age: '10m',
-    request_timeout_overhead: '10s',
-    conn_idle_timeout: '20s',
+    metadata_max_age: 600_000, // 10m
+    request_timeout_overhead: 10_000, // 10s
+    conn_idle_timeout: 20_000, // 20s
+    tcp: undefined,
   };
 }

@@ -1,19 +1,20 @@
-// Picks fields out of an existing spec by name, so components that share the kafka_franz field
-// set (redpanda...) declare only what differs and never drift from it.
-import type { ComponentSpec, FieldSpec } from '../../config/spec.js';
+// Picks fields out of an existing field list by name, so components that share the kafka_franz
+// field set (redpanda...) declare only what differs and never drift from it. Types are kept, so
+// the picking component's config is still inferred from its fields.
+import type { AnyField } from '../../config/spec.js';
 
-export function fieldsNamed(
-  spec: Pick<ComponentSpec<never, never>, 'kind' | 'name' | 'fields'>,
-  names: readonly string[],
-): FieldSpec[] {
+export function fieldsNamed<F extends AnyField, const N extends F['name']>(
+  fields: readonly F[],
+  names: readonly N[],
+): Extract<F, { name: N }>[] {
   return names.map((name) => {
-    const found = spec.fields.find((f) => f.name === name);
-    if (!found) throw new Error(`${spec.kind} ${spec.name} has no field ${name}`);
-    return found;
+    const found = fields.find((f) => f.name === name);
+    if (!found) throw new Error(`no field ${name} to pick`);
+    return found as Extract<F, { name: N }>;
   });
 }
 
 /** The kafka connection fields with `seed_brokers` optional, as the redpanda components declare them. */
-export function withOptionalSeedBrokers(fields: FieldSpec[]): FieldSpec[] {
+export function withOptionalSeedBrokers<F extends AnyField>(fields: readonly F[]): F[] {
   return fields.map((f) => (f.name === 'seed_brokers' ? { ...f, optional: true } : f));
 }

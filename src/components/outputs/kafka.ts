@@ -1,23 +1,24 @@
 // The older `kafka` output (Sarama in the reference): its fields mapped onto the kafka_franz
 // producer. Sarama's partitioners are reproduced (fnv1a_hash is the default), a record above
 // `max_msg_bytes` fails its batch, and a failed send is retried with `backoff` up to `max_retries`.
+
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import { Backoff, sleep } from '../../engine/backoff.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
-import { type BackoffFieldConfig, backoffField, toBackoffConfig } from '../fields/backoff.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
-import { type TlsConfig, tlsField } from '../fields/tls.js';
+import { backoffField, type ParsedBackoff } from '../fields/backoff.js';
+import { batchingField } from '../fields/batching.js';
+import { tlsField } from '../fields/tls.js';
 import { type KafkaModule, loadKafka } from '../kafka/client.js';
 import { seedBrokerProblems } from '../kafka/fields.js';
 import { saramaPartitioner } from '../kafka/partitioners.js';
-import type { RecordTemplate } from '../kafka/records.js';
+import { isSet, type RecordTemplate } from '../kafka/records.js';
 import {
   addressesField,
+  clientIdField,
   franzConnection,
-  type SaramaSaslConfig,
   saramaProblems,
   saramaSaslField,
   targetVersionField,
@@ -27,49 +28,122 @@ import {
   type KafkaFranzOutputConfig,
   KafkaFranzWriter,
   type ProduceSettings,
+  recordTemplate,
   UnsendableBatchError,
 } from './kafka_franz.js';
 
-export interface KafkaOutputConfig {
-  addresses: string[];
-  tls: TlsConfig;
-  sasl?: SaramaSaslConfig;
-  topic: string;
-  client_id: string;
-  target_version?: string;
-  rack_id: string;
-  key: string;
-  partitioner: string;
-  partition: string;
-  custom_topic_creation?: { enabled: boolean; partitions: number; replication_factor: number };
-  compression: string;
-  static_headers?: Record<string, string>;
-  metadata: { exclude_prefixes: string[] };
-  inject_tracing_map?: string;
-  max_in_flight: number;
-  idempotent_write: boolean;
-  ack_replicas: boolean;
-  max_msg_bytes: number;
-  timeout: string;
-  retry_as_batch: boolean;
-  batching: BatchingConfig;
-  max_retries: number;
-  backoff: BackoffFieldConfig;
-  timestamp?: string;
-  timestamp_ms?: string;
-}
+const PARTITIONERS = ['fnv1a_hash', 'murmur2_hash', 'random', 'round_robin', 'manual'] as const;
+const COMPRESSIONS = ['none', 'snappy', 'lz4', 'gzip', 'zstd'] as const;
 
-const PARTITIONERS = ['fnv1a_hash', 'murmur2_hash', 'random', 'round_robin', 'manual'];
-const COMPRESSIONS = ['none', 'snappy', 'lz4', 'gzip', 'zstd'];
+const a = { advanced: true };
+
+const fields = [
+  addressesField(),
+  tlsField(),
+  saramaSaslField(),
+  field.interpolated('topic', 'The topic of each record.', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+    examples: ['orders', '${! @kafka_topic }'],
+  }),
+  clientIdField(),
+  targetVersionField(),
+  field.string('rack_id', 'The rack of this producer (not used by nekton).', { default: '', ...a }),
+  field.interpolated('key', 'The key of each record; empty: no key.', { default: '' }),
+  field.enum('partitioner', 'How records are spread over partitions.', PARTITIONERS, {
+    default: 'fnv1a_hash',
+  }),
+  field.interpolated('partition', 'The partition of each record, with `partitioner: manual`.', {
+    default: '',
+    ...a,
+  }),
+  field.object(
+    'custom_topic_creation',
+    'Create missing topics with chosen partitions and replicas (not supported by nekton).',
+    [
+      field.bool('enabled', 'Create missing topics.', { default: false, ...a }),
+      field.int('partitions', 'Partitions of a created topic (-1: the broker default).', {
+        default: -1,
+        ...a,
+      }),
+      field.int('replication_factor', 'Replicas of a created topic (-1: the broker default).', {
+        default: -1,
+        ...a,
+      }),
+    ],
+    { optional: true, ...a },
+  ),
+  field.enum('compression', 'How record batches are compressed.', COMPRESSIONS, { default: 'none' }),
+  field.map(field.string('static_headers', 'Headers added to every record.', { optional: true })),
+  field.object('metadata', 'Which metadata entries become record headers: all but those excluded.', [
+    field.array(
+      field.string('exclude_prefixes', 'Metadata keys starting with any of these are not sent.', {
+        default: [],
+      }),
+    ),
+  ]),
+  tracingMapField('inject_tracing_map'),
+  field.int('max_in_flight', 'How many batches may be produced at once.', { default: 64 }),
+  field.bool('idempotent_write', 'Produce idempotently (needs `ack_replicas`).', { default: false, ...a }),
+  field.bool('ack_replicas', 'Wait for every in-sync replica, not only the leader.', {
+    default: false,
+    ...a,
+  }),
+  field.int('max_msg_bytes', 'The largest record (key, value and headers); a larger one fails its batch.', {
+    default: 1000000,
+    ...a,
+  }),
+  field.duration('timeout', 'How long a produce request may take before the connection is presumed lost.', {
+    default: '5s',
+    ...a,
+  }),
+  field.bool('retry_as_batch', 'Not needed by nekton: a batch is always retried whole.', {
+    default: false,
+    ...a,
+  }),
+  batchingField(),
+  field.int(
+    'max_retries',
+    'The most retries of a failed send (0: no limit but `backoff.max_elapsed_time`).',
+    {
+      default: 0,
+      ...a,
+    },
+  ),
+  backoffField({ initial_interval: '3s', max_interval: '10s', max_elapsed_time: '30s' }, { advanced: true }),
+  field.interpolated('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
+    optional: true,
+    deprecated: true,
+    ...a,
+  }),
+  field.interpolated('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
+    optional: true,
+    ...a,
+  }),
+];
+
+/** The parsed config of a `kafka` output (interpolations compiled, durations in ms). */
+export type KafkaOutputConfig = ConfigOf<typeof fields>;
+
+/** An interpolated field as written (lint) or compiled (build). */
+type WrittenOrCompiled = string | Interpolation | undefined;
 
 /** The reference's checks, in its words where it has them, and what nekton cannot do. */
-export function lintKafkaOutput(config: KafkaOutputConfig): string[] {
+export function lintKafkaOutput(
+  config: Pick<KafkaOutputConfig, 'target_version' | 'idempotent_write' | 'ack_replicas'> & {
+    sasl?: Parameters<typeof saramaProblems>[0];
+    partitioner: string;
+    partition: WrittenOrCompiled;
+    timestamp?: WrittenOrCompiled;
+    timestamp_ms?: WrittenOrCompiled;
+    custom_topic_creation?: { enabled: boolean };
+  },
+): string[] {
   const problems = saramaProblems(config.sasl, config.target_version);
-  if (config.partitioner === 'manual' && !config.partition)
+  if (config.partitioner === 'manual' && !isSet(config.partition))
     problems.push("partition field required for 'manual' partitioner");
-  if (config.partition && config.partitioner !== 'manual')
+  if (isSet(config.partition) && config.partitioner !== 'manual')
     problems.push("partition field can only be specified for 'manual' partitioner");
-  if (config.timestamp && config.timestamp_ms)
+  if (isSet(config.timestamp) && isSet(config.timestamp_ms))
     problems.push('both timestamp and timestamp_ms cannot be specified simultaneously');
   if (config.idempotent_write && !config.ack_replicas)
     problems.push(
@@ -82,27 +156,32 @@ export function lintKafkaOutput(config: KafkaOutputConfig): string[] {
   return problems;
 }
 
-/** The kafka_franz producer config of a `kafka` output (connection and record fields). */
+/**
+ * The parsed kafka_franz producer config of a `kafka` output (connection and record fields).
+ * Refuses what lint refuses, since a component built through the API skips lint.
+ */
 export function producerConfig(config: KafkaOutputConfig): KafkaFranzOutputConfig {
   const problem = lintKafkaOutput(config)[0];
   if (problem) throw new ConfigError(`kafka: ${problem}`);
-  if (!PARTITIONERS.includes(config.partitioner))
+  if (!(PARTITIONERS as readonly string[]).includes(config.partitioner))
     throw new ConfigError(
       `kafka: partitioner: ${config.partitioner} is not one of ${PARTITIONERS.join(', ')}`,
     );
-  if (!COMPRESSIONS.includes(config.compression))
+  if (!(COMPRESSIONS as readonly string[]).includes(config.compression))
     throw new ConfigError(
       `kafka: compression: ${config.compression} is not one of ${COMPRESSIONS.join(', ')}`,
     );
   return {
     ...franzConnection(config),
     topic: config.topic,
-    ...(config.key ? { key: config.key } : {}),
-    ...(config.partition ? { partition: config.partition } : {}),
-    ...(config.timestamp ? { timestamp: config.timestamp } : {}),
-    ...(config.timestamp_ms ? { timestamp_ms: config.timestamp_ms } : {}),
+    key: config.key,
+    partition: config.partition,
+    metadata: null,
+    timestamp: config.timestamp,
+    timestamp_ms: config.timestamp_ms,
     max_in_flight: config.max_in_flight,
     batching: config.batching,
+    rack_id: config.rack_id,
     partitioner: config.partitioner === 'manual' ? 'manual' : undefined,
     idempotent_write: config.idempotent_write,
     acks: config.ack_replicas ? 'all' : 'leader',
@@ -137,7 +216,9 @@ export function kafkaRecordTemplate(config: KafkaOutputConfig, base: RecordTempl
   return {
     ...base,
     includeMeta: (key) => !excluded.some((p) => key.startsWith(p)),
-    staticHeaders: Object.entries(config.static_headers ?? {}),
+    staticHeaders: Object.entries(config.static_headers ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
   };
 }
 
@@ -153,7 +234,7 @@ export class RetryingKafkaWriter implements OutputWriter {
   constructor(
     private readonly inner: OutputWriter,
     private readonly maxRetries: number,
-    private readonly backoff: BackoffFieldConfig,
+    private readonly backoff: ParsedBackoff,
   ) {}
 
   connect(): Promise<void> {
@@ -161,7 +242,7 @@ export class RetryingKafkaWriter implements OutputWriter {
   }
 
   async write(batch: Batch): Promise<void> {
-    const backoff = new Backoff(toBackoffConfig(this.backoff));
+    const backoff = new Backoff(this.backoff);
     for (let retries = 0; ; retries++) {
       try {
         await this.inner.write(batch);
@@ -185,26 +266,15 @@ export class RetryingKafkaWriter implements OutputWriter {
 /** The writer of a `kafka` output; `load` is the client library (tests pass a stand-in). */
 export function kafkaWriter(
   config: KafkaOutputConfig,
-  interpolation: (text: string, fieldName: string) => Interpolation,
   load: () => Promise<KafkaModule> = loadKafka,
 ): RetryingKafkaWriter {
   const franz = producerConfig(config);
-  const optional = (text: string | undefined, name: string) => (text ? interpolation(text, name) : null);
-  const template = kafkaRecordTemplate(config, {
-    topic: interpolation(config.topic, 'topic'),
-    key: optional(config.key, 'key'),
-    partition: optional(config.partition, 'partition'),
-    timestampMs: optional(config.timestamp_ms, 'timestamp_ms'),
-    timestampSec: optional(config.timestamp, 'timestamp'),
-    includeMeta: null,
-  });
+  const template = kafkaRecordTemplate(config, recordTemplate(franz));
   const writer = new KafkaFranzWriter(franz, template, kafkaProduceSettings(config), load, 'kafka');
   return new RetryingKafkaWriter(writer, config.max_retries, config.backoff);
 }
 
-const a = { advanced: true };
-
-export const spec: ComponentSpec<KafkaOutputConfig, Output> = {
+export const spec = defineComponent({
   name: 'kafka',
   kind: 'output',
   status: 'stable',
@@ -212,101 +282,7 @@ export const spec: ComponentSpec<KafkaOutputConfig, Output> = {
   summary: 'Produces messages to Kafka topics (the older field set of kafka_franz).',
   description:
     "The reference's older Kafka output, mapped onto the same producer as `kafka_franz`: each message becomes a record (`topic`, `key` and `partition` interpolated; every metadata entry not excluded by `metadata.exclude_prefixes` and every `static_headers` entry as a header); a batch is one produce request, written once the brokers acknowledged it (the leader, or every in-sync replica with `ack_replicas`). Partitioners as Sarama spreads records: `fnv1a_hash` (the default) and `murmur2_hash` hash the key (a record without a key goes to a random partition), `random`, `round_robin` (per topic), `manual` (from `partition`). A record larger than `max_msg_bytes` fails its batch. A failed send is retried after each `backoff` interval until `max_retries` (0: no limit) or `backoff.max_elapsed_time` runs out, then the batch is nacked; a lost connection makes nekton reconnect with backoff and send the batch again (at-least-once: duplicates are possible).\n\nNot supported (refused by lint): `custom_topic_creation.enabled`, `sasl.token_cache`/`token_key`, `idempotent_write` without `ack_replicas`. Accepted without effect: `target_version` (checked; the client negotiates the protocol version with each broker), `rack_id`, `inject_tracing_map`, `retry_as_batch` (a batch is always sent, and retried, whole).",
-  fields: [
-    addressesField(),
-    tlsField(),
-    saramaSaslField(),
-    field.string('topic', 'The topic of each record.', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
-      examples: ['orders', '${! @kafka_topic }'],
-    }),
-    field.string('client_id', 'The client id sent to the brokers.', { default: 'benthos', ...a }),
-    targetVersionField(),
-    field.string('rack_id', 'The rack of this producer (not used by nekton).', { default: '', ...a }),
-    field.string('key', 'The key of each record; empty: no key.', { default: '', interpolated: true }),
-    field.string('partitioner', 'How records are spread over partitions.', {
-      default: 'fnv1a_hash',
-      options: PARTITIONERS,
-    }),
-    field.string('partition', 'The partition of each record, with `partitioner: manual`.', {
-      default: '',
-      interpolated: true,
-      ...a,
-    }),
-    field.object(
-      'custom_topic_creation',
-      'Create missing topics with chosen partitions and replicas (not supported by nekton).',
-      [
-        field.bool('enabled', 'Create missing topics.', { default: false, ...a }),
-        field.int('partitions', 'Partitions of a created topic (-1: the broker default).', {
-          default: -1,
-          ...a,
-        }),
-        field.int('replication_factor', 'Replicas of a created topic (-1: the broker default).', {
-          default: -1,
-          ...a,
-        }),
-      ],
-      { optional: true, ...a },
-    ),
-    field.string('compression', 'How record batches are compressed.', {
-      default: 'none',
-      options: COMPRESSIONS,
-    }),
-    field.map(field.string('static_headers', 'Headers added to every record.', { optional: true })),
-    field.object('metadata', 'Which metadata entries become record headers: all but those excluded.', [
-      field.array(
-        field.string('exclude_prefixes', 'Metadata keys starting with any of these are not sent.', {
-          default: [],
-        }),
-      ),
-    ]),
-    tracingMapField('inject_tracing_map'),
-    field.int('max_in_flight', 'How many batches may be produced at once.', { default: 64 }),
-    field.bool('idempotent_write', 'Produce idempotently (needs `ack_replicas`).', { default: false, ...a }),
-    field.bool('ack_replicas', 'Wait for every in-sync replica, not only the leader.', {
-      default: false,
-      ...a,
-    }),
-    field.int('max_msg_bytes', 'The largest record (key, value and headers); a larger one fails its batch.', {
-      default: 1000000,
-      ...a,
-    }),
-    field.string('timeout', 'How long a produce request may take before the connection is presumed lost.', {
-      default: '5s',
-      check: 'duration',
-      ...a,
-    }),
-    field.bool('retry_as_batch', 'Not needed by nekton: a batch is always retried whole.', {
-      default: false,
-      ...a,
-    }),
-    batchingField(),
-    field.int(
-      'max_retries',
-      'The most retries of a failed send (0: no limit but `backoff.max_elapsed_time`).',
-      {
-        default: 0,
-        ...a,
-      },
-    ),
-    backoffField(
-      { initial_interval: '3s', max_interval: '10s', max_elapsed_time: '30s' },
-      { advanced: true },
-    ),
-    field.string('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
-      interpolated: true,
-      optional: true,
-      deprecated: true,
-      ...a,
-    }),
-    field.string('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
-      interpolated: true,
-      optional: true,
-      ...a,
-    }),
-  ],
+  fields,
   examples: [
     {
       title: 'Produce keyed records',
@@ -322,8 +298,10 @@ output:
     },
   ],
   lint: (config) => [...lintKafkaOutput(config), ...seedBrokerProblems(config.addresses, 'addresses')],
-  build(config, ctx) {
-    const writer = kafkaWriter(config, (text, name) => ctx.interpolation(text, name));
-    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
+  build(config, ctx): Output {
+    return ctx.wrapWriter(kafkaWriter(config), {
+      maxInFlight: config.max_in_flight,
+      batching: config.batching,
+    });
   },
-};
+});

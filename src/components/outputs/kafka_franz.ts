@@ -3,13 +3,12 @@
 // as written only once the brokers acknowledged it (`acks`).
 import type { Producer } from '@platformatic/kafka';
 import type { Interpolation } from '../../bloblang/index.js';
-import { type ComponentSpec, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
-import { type BatchingConfig, batchingField } from '../fields/batching.js';
-import { durationMs } from '../fields/duration.js';
-import { type MetadataFilterConfig, metadataFilter, metadataFilterField } from '../fields/metadata.js';
+import { batchingField } from '../fields/batching.js';
+import { metadataFilterField } from '../fields/metadata.js';
 import {
   answerWithin,
   describeKafkaError,
@@ -20,39 +19,15 @@ import {
 import {
   type KafkaConnectionConfig,
   kafkaConnectionFields,
+  saslProblems,
   seedBrokerProblems,
   seedBrokers,
 } from '../kafka/fields.js';
 import type { PartitionerFn } from '../kafka/partitioners.js';
-import { messageToRecord, type RecordTemplate, recordSize } from '../kafka/records.js';
+import { isSet, messageToRecord, type RecordTemplate, recordSize, templateIfSet } from '../kafka/records.js';
 
-export interface KafkaFranzOutputConfig extends KafkaConnectionConfig {
-  topic: string;
-  key?: string;
-  partition?: string;
-  metadata?: MetadataFilterConfig;
-  timestamp?: string;
-  timestamp_ms?: string;
-  max_in_flight: number;
-  batching: BatchingConfig;
-  rack_id?: string;
-  partitioner?: string;
-  idempotent_write: boolean;
-  acks: string;
-  compression?: string;
-  allow_auto_topic_creation: boolean;
-  timeout: string;
-  max_message_bytes: string;
-  broker_write_max_bytes: string;
-  max_buffered_records: number;
-  max_buffered_bytes: string;
-  max_in_flight_requests: number;
-  record_retries: number;
-  record_delivery_timeout: string;
-}
-
-const PARTITIONERS = ['least_backup', 'manual', 'murmur2_hash', 'round_robin'];
-const COMPRESSIONS = ['lz4', 'snappy', 'gzip', 'none', 'zstd'];
+const PARTITIONERS = ['least_backup', 'manual', 'murmur2_hash', 'round_robin'] as const;
+const COMPRESSIONS = ['lz4', 'snappy', 'gzip', 'none', 'zstd'] as const;
 const ACKS: Record<string, -1 | 0 | 1> = { all: -1, leader: 1, none: 0 };
 
 /** What the produce requests need, checked at build time so a bad value is a config error. */
@@ -67,14 +42,26 @@ export interface ProduceSettings {
   maxMessageBytes?: number;
 }
 
+/** An interpolated field as written (lint) or compiled (build). */
+type WrittenOrCompiled = string | Interpolation | undefined;
+
+/** What the combination checks read; the interpolated fields may be written or compiled. */
+type ProduceChecks = Pick<KafkaFranzOutputConfig, 'idempotent_write' | 'max_in_flight_requests'> & {
+  partitioner?: string;
+  acks: string;
+  partition?: WrittenOrCompiled;
+  timestamp?: WrittenOrCompiled;
+  timestamp_ms?: WrittenOrCompiled;
+};
+
 /** The reference's own checks of field combinations, in its words. */
-export function lintKafkaFranzOutput(config: KafkaFranzOutputConfig): string[] {
+export function lintKafkaFranzOutput(config: ProduceChecks): string[] {
   const problems: string[] = [];
-  if (config.partitioner === 'manual' && !config.partition)
+  if (config.partitioner === 'manual' && !isSet(config.partition))
     problems.push('a partition must be specified when the partitioner is set to manual');
-  if (config.partition && config.partitioner !== 'manual')
+  if (isSet(config.partition) && config.partitioner !== 'manual')
     problems.push('a partition cannot be specified unless the partitioner is set to manual');
-  if (config.timestamp && config.timestamp_ms)
+  if (isSet(config.timestamp) && isSet(config.timestamp_ms))
     problems.push('both timestamp and timestamp_ms cannot be specified simultaneously');
   if (config.idempotent_write && config.acks !== 'all')
     problems.push('idempotent_write requires acks to be set to all');
@@ -85,15 +72,18 @@ export function lintKafkaFranzOutput(config: KafkaFranzOutputConfig): string[] {
   return problems;
 }
 
-export function produceSettings(config: KafkaFranzOutputConfig): ProduceSettings {
+/** The produce options; refuses what lint refuses, since a component built through the API skips lint. */
+export function produceSettings(
+  config: ProduceChecks & Pick<KafkaFranzOutputConfig, 'compression' | 'allow_auto_topic_creation'>,
+): ProduceSettings {
   const problem = lintKafkaFranzOutput(config)[0];
   if (problem) throw new ConfigError(problem);
   const acks = ACKS[config.acks];
   if (acks === undefined) throw new ConfigError(`acks: ${config.acks} is not one of all, leader, none`);
-  const compression = config.compression ?? 'none';
-  if (!COMPRESSIONS.includes(compression))
+  const compression: string = config.compression ?? 'none';
+  if (!(COMPRESSIONS as readonly string[]).includes(compression))
     throw new ConfigError(`compression: ${compression} is not one of ${COMPRESSIONS.join(', ')}`);
-  if (config.partitioner !== undefined && !PARTITIONERS.includes(config.partitioner))
+  if (config.partitioner !== undefined && !(PARTITIONERS as readonly string[]).includes(config.partitioner))
     throw new ConfigError(`partitioner: ${config.partitioner} is not one of ${PARTITIONERS.join(', ')}`);
   return {
     acks,
@@ -103,20 +93,20 @@ export function produceSettings(config: KafkaFranzOutputConfig): ProduceSettings
   };
 }
 
-/** The interpolated fields and the header filter of the config. */
+/** The interpolated fields (compiled by the spec) and the header filter of the config. */
 export function recordTemplate(
-  config: KafkaFranzOutputConfig,
-  interpolation: (text: string, fieldName: string) => Interpolation,
+  config: Pick<
+    KafkaFranzOutputConfig,
+    'topic' | 'key' | 'partition' | 'timestamp' | 'timestamp_ms' | 'metadata'
+  >,
 ): RecordTemplate {
-  const optional = (text: string | undefined, name: string): Interpolation | null =>
-    text ? interpolation(text, name) : null;
   return {
-    topic: interpolation(config.topic, 'topic'),
-    key: optional(config.key, 'key'),
-    partition: optional(config.partition, 'partition'),
-    timestampMs: optional(config.timestamp_ms, 'timestamp_ms'),
-    timestampSec: optional(config.timestamp, 'timestamp'),
-    includeMeta: metadataFilter(config.metadata),
+    topic: config.topic,
+    key: templateIfSet(config.key),
+    partition: templateIfSet(config.partition),
+    timestampMs: templateIfSet(config.timestamp_ms),
+    timestampSec: templateIfSet(config.timestamp),
+    includeMeta: config.metadata,
   };
 }
 
@@ -136,7 +126,7 @@ export class KafkaFranzWriter implements OutputWriter {
     private readonly name = 'kafka_franz',
   ) {
     this.brokers = seedBrokers(config.seed_brokers).join(',');
-    this.timeoutMs = durationMs(config.timeout, 'timeout') || 10_000;
+    this.timeoutMs = config.timeout || 10_000;
   }
 
   async connect(): Promise<void> {
@@ -237,7 +227,89 @@ export function isNetworkError(err: unknown): boolean {
 
 const a = { advanced: true };
 
-export const spec: ComponentSpec<KafkaFranzOutputConfig, Output> = {
+/** kafka_franz's output fields; the redpanda output picks from them. */
+export const kafkaFranzOutputFields = [
+  ...kafkaConnectionFields(),
+  field.interpolated('topic', 'The topic of each record.', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
+    examples: ['orders', '${! @kafka_topic }'],
+  }),
+  field.interpolated('key', 'The key of each record.', { optional: true }),
+  field.interpolated('partition', 'The partition of each record, with `partitioner: manual`.', {
+    optional: true,
+  }),
+  metadataFilterField('metadata', 'Which metadata entries become record headers.', {
+    optional: true,
+    advanced: false,
+  }),
+  field.interpolated('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
+    optional: true,
+    deprecated: true,
+    ...a,
+  }),
+  field.interpolated('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
+    optional: true,
+    ...a,
+  }),
+  field.int('max_in_flight', 'How many batches may be produced at once.', { default: 10 }),
+  batchingField(),
+  field.string('rack_id', 'Deprecated and not used.', { deprecated: true }),
+  field.enum('partitioner', 'How records are spread over partitions.', PARTITIONERS, {
+    optional: true,
+    ...a,
+  }),
+  field.bool('idempotent_write', 'Produce idempotently (needs `acks: all`).', { default: true, ...a }),
+  field.enum('acks', 'Which acknowledgement a write waits for.', ['all', 'leader', 'none'], {
+    default: 'all',
+    ...a,
+  }),
+  field.enum('compression', 'How record batches are compressed.', COMPRESSIONS, { optional: true, ...a }),
+  field.bool('allow_auto_topic_creation', 'Let the brokers create a topic that does not exist.', {
+    default: true,
+    ...a,
+  }),
+  field.duration('timeout', 'How long a produce request may take before the connection is presumed lost.', {
+    default: '10s',
+    ...a,
+  }),
+  field.string('max_message_bytes', 'The largest record batch (not used by nekton).', {
+    default: '1MiB',
+    ...a,
+  }),
+  field.string('broker_write_max_bytes', 'The largest write to a broker (not used by nekton).', {
+    default: '100MiB',
+    ...a,
+  }),
+  field.int('max_buffered_records', 'Records buffered before producing blocks (not used by nekton).', {
+    default: 10000,
+    ...a,
+  }),
+  field.string('max_buffered_bytes', 'Bytes buffered before producing blocks (not used by nekton).', {
+    default: '0',
+    ...a,
+  }),
+  field.int('max_in_flight_requests', 'Produce requests in flight per broker (not used by nekton).', {
+    default: 1,
+    ...a,
+  }),
+  field.int('record_retries', 'Retries of one record (not used: nekton retries the batch).', {
+    default: 0,
+    ...a,
+  }),
+  field.string('record_delivery_timeout', 'How long a record may take (not used by nekton).', {
+    default: '0s',
+    ...a,
+  }),
+];
+
+/**
+ * The parsed config of the producer (interpolations compiled, durations in ms): kafka_franz's own,
+ * or the one the kafka and redpanda outputs map theirs onto (`sasl` narrowed as in KafkaConnectionConfig).
+ */
+export type KafkaFranzOutputConfig = Omit<ConfigOf<typeof kafkaFranzOutputFields>, 'sasl'> &
+  Pick<KafkaConnectionConfig, 'sasl'>;
+
+export const spec = defineComponent({
   name: 'kafka_franz',
   kind: 'output',
   status: 'stable',
@@ -245,90 +317,7 @@ export const spec: ComponentSpec<KafkaFranzOutputConfig, Output> = {
   summary: 'Produces messages to Kafka topics; a batch counts as written once the brokers acknowledged it.',
   description:
     'Each message becomes a record: its content the value, `key` and `topic` interpolated, metadata selected by `metadata` as headers. The messages of a batch go out in one produce request. A lost connection makes nekton reconnect with backoff and send the batch again (duplicates are possible: delivery is at-least-once); any other error (too large, unknown topic without auto-creation) fails the batch, which is nacked. `partitioner: manual` takes the partition from `partition`; the other partitioners use the client library’s default (murmur2 hash of the key, round robin without one). The Kafka client library is loaded only when this component is used. `rack_id`, `max_message_bytes`, `broker_write_max_bytes`, `max_buffered_*`, `max_in_flight_requests`, `record_retries` and `record_delivery_timeout` are accepted but have no effect.',
-  fields: [
-    ...kafkaConnectionFields(),
-    field.string('topic', 'The topic of each record.', {
-      interpolated: true,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation
-      examples: ['orders', '${! @kafka_topic }'],
-    }),
-    field.string('key', 'The key of each record.', { interpolated: true, optional: true }),
-    field.string('partition', 'The partition of each record, with `partitioner: manual`.', {
-      interpolated: true,
-      optional: true,
-    }),
-    metadataFilterField('metadata', 'Which metadata entries become record headers.', {
-      optional: true,
-      advanced: false,
-    }),
-    field.string('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
-      interpolated: true,
-      optional: true,
-      deprecated: true,
-      ...a,
-    }),
-    field.string('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
-      interpolated: true,
-      optional: true,
-      ...a,
-    }),
-    field.int('max_in_flight', 'How many batches may be produced at once.', { default: 10 }),
-    batchingField(),
-    field.string('rack_id', 'Deprecated and not used.', { deprecated: true }),
-    field.string('partitioner', 'How records are spread over partitions.', {
-      optional: true,
-      options: PARTITIONERS,
-      ...a,
-    }),
-    field.bool('idempotent_write', 'Produce idempotently (needs `acks: all`).', { default: true, ...a }),
-    field.string('acks', 'Which acknowledgement a write waits for.', {
-      default: 'all',
-      options: ['all', 'leader', 'none'],
-      ...a,
-    }),
-    field.string('compression', 'How record batches are compressed.', {
-      optional: true,
-      options: COMPRESSIONS,
-      ...a,
-    }),
-    field.bool('allow_auto_topic_creation', 'Let the brokers create a topic that does not exist.', {
-      default: true,
-      ...a,
-    }),
-    field.string('timeout', 'How long a produce request may take before the connection is presumed lost.', {
-      default: '10s',
-      check: 'duration',
-      ...a,
-    }),
-    field.string('max_message_bytes', 'The largest record batch (not used by nekton).', {
-      default: '1MiB',
-      ...a,
-    }),
-    field.string('broker_write_max_bytes', 'The largest write to a broker (not used by nekton).', {
-      default: '100MiB',
-      ...a,
-    }),
-    field.int('max_buffered_records', 'Records buffered before producing blocks (not used by nekton).', {
-      default: 10000,
-      ...a,
-    }),
-    field.string('max_buffered_bytes', 'Bytes buffered before producing blocks (not used by nekton).', {
-      default: '0',
-      ...a,
-    }),
-    field.int('max_in_flight_requests', 'Produce requests in flight per broker (not used by nekton).', {
-      default: 1,
-      ...a,
-    }),
-    field.int('record_retries', 'Retries of one record (not used: nekton retries the batch).', {
-      default: 0,
-      ...a,
-    }),
-    field.string('record_delivery_timeout', 'How long a record may take (not used by nekton).', {
-      default: '0s',
-      ...a,
-    }),
-  ],
+  fields: kafkaFranzOutputFields,
   examples: [
     {
       title: 'Produce to a topic keyed by customer',
@@ -347,13 +336,16 @@ output:
 `,
     },
   ],
-  lint: (config) => [...lintKafkaFranzOutput(config), ...seedBrokerProblems(config.seed_brokers)],
-  build(config, ctx) {
+  lint: (config) => [
+    ...lintKafkaFranzOutput(config),
+    ...seedBrokerProblems(config.seed_brokers),
+    ...saslProblems(config.sasl),
+  ],
+  build(config, ctx): Output {
     const settings = produceSettings(config);
-    const template = recordTemplate(config, (text, name) => ctx.interpolation(text, name));
-    return ctx.wrapWriter(new KafkaFranzWriter(config, template, settings), {
+    return ctx.wrapWriter(new KafkaFranzWriter(config, recordTemplate(config), settings), {
       maxInFlight: config.max_in_flight,
       batching: config.batching,
     });
   },
-};
+});

@@ -4,41 +4,56 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { parseInterpolation } from '../../../src/bloblang/index.js';
-import type { KafkaFranzInputConfig } from '../../../src/components/kafka/franz_input_fields.js';
+import { parseInterpolation, parseMapping } from '../../../src/bloblang/index.js';
+import {
+  type KafkaFranzInputConfig,
+  kafkaFranzInputFields,
+} from '../../../src/components/kafka/franz_input_fields.js';
 import { KafkaFranzReader } from '../../../src/components/kafka/franz_reader.js';
 import { topicSelection } from '../../../src/components/kafka/franz_topics.js';
 import {
   type KafkaFranzOutputConfig,
   KafkaFranzWriter,
+  kafkaFranzOutputFields,
   produceSettings,
   recordTemplate,
 } from '../../../src/components/outputs/kafka_franz.js';
 import { registry } from '../../../src/components/registry.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
+import type { AnyField, FieldParseContext } from '../../../src/config/spec.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import type { Transaction } from '../../../src/engine/component.js';
 import { NotConnectedError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
+import { parsedConfigOf } from '../reference.js';
 import { fakeKafka, settle } from './stand_in.js';
 
 const provider = schemaProvider(registry);
 const logger = pino({ level: 'silent' });
 
-/** The component config of a YAML section, with the spec's defaults filled in. */
-function configOf<T>(section: 'input' | 'output', body: string): T {
+const parseContext: FieldParseContext = {
+  mapping: (text) => parseMapping(text),
+  interpolation: (text) => parseInterpolation(text),
+};
+
+/**
+ * The component config of a YAML section as the factory receives it: the spec's defaults filled
+ * in, then parsed by its fields (durations in ms, interpolations compiled).
+ */
+function configOf<T>(section: 'input' | 'output', fields: readonly AnyField[], body: string): T {
   const other = section === 'input' ? 'output:\n  drop: {}\n' : 'input:\n  stdin: {}\n';
   const parsed = parseYaml(`${section}:\n  kafka_franz:\n${body}${other}`, 'k.yaml');
   const config = toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) });
-  const component = config.stream?.[section] as { config: T } | undefined;
+  const component = config.stream?.[section] as { config: Record<string, unknown> } | undefined;
   if (!component) throw new Error('no stream sections');
-  return component.config;
+  return parsedConfigOf(fields, parseContext, component.config) as T;
 }
 
 function inputConfig(extra = ''): KafkaFranzInputConfig {
   return configOf<KafkaFranzInputConfig>(
     'input',
+    kafkaFranzInputFields(),
     `    seed_brokers: [ "127.0.0.1:9092" ]\n    topics: [ t ]\n    consumer_group: g\n${extra}`,
   );
 }
@@ -266,7 +281,11 @@ describe('kafka_franz input delivery (client library stand-in)', () => {
 });
 
 function outputConfig(extra = ''): KafkaFranzOutputConfig {
-  return configOf<KafkaFranzOutputConfig>('output', `    seed_brokers: [ "127.0.0.1:9092" ]\n${extra}`);
+  return configOf<KafkaFranzOutputConfig>(
+    'output',
+    kafkaFranzOutputFields,
+    `    seed_brokers: [ "127.0.0.1:9092" ]\n${extra}`,
+  );
 }
 
 async function connectedWriter(extra: string) {
@@ -274,7 +293,7 @@ async function connectedWriter(extra: string) {
   const config = outputConfig(extra);
   const writer = new KafkaFranzWriter(
     config,
-    recordTemplate(config, (text) => parseInterpolation(text)),
+    recordTemplate(config),
     produceSettings(config),
     async () => kafka.module,
   );
@@ -422,7 +441,7 @@ describe('kafka_franz output produce requests (client library stand-in)', () => 
     const config = outputConfig('    topic: t\n');
     const writer = new KafkaFranzWriter(
       config,
-      recordTemplate(config, (text) => parseInterpolation(text)),
+      recordTemplate(config),
       produceSettings(config),
       async () => kafka.module,
     );

@@ -5,21 +5,23 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { parseInterpolation } from '../../../src/bloblang/index.js';
+import { parseInterpolation, parseMapping } from '../../../src/bloblang/index.js';
 import { PartitionCheckpoints } from '../../../src/components/kafka/checkpoints.js';
 import type { KafkaFranzInputConfig } from '../../../src/components/kafka/franz_input_fields.js';
 import { topicSelection } from '../../../src/components/kafka/franz_topics.js';
 import { messageToRecord, recordToMessage } from '../../../src/components/kafka/records.js';
-import { type KafkaFranzOutputConfig, produceSettings } from '../../../src/components/outputs/kafka_franz.js';
+import { kafkaFranzOutputFields, produceSettings } from '../../../src/components/outputs/kafka_franz.js';
 import { registry } from '../../../src/components/registry.js';
 import { lintServiceConfig } from '../../../src/config/lint_config.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
+import type { FieldParseContext } from '../../../src/config/spec.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestEnv } from '../../helpers/context.js';
 import { closedPort, waitFor } from '../../helpers/kit.js';
 import { buildInput } from '../http_connectors/support.js';
+import { parsedConfigOf } from '../reference.js';
 
 const provider = schemaProvider(registry);
 
@@ -280,19 +282,32 @@ output:
       [],
     );
 
+    // The producer settings of a config built through the spec (defaults: acks all, idempotent).
+    const parseContext: FieldParseContext = {
+      mapping: (text) => parseMapping(text),
+      interpolation: (text) => parseInterpolation(text),
+    };
+    const settingsOf = (given: Record<string, unknown>) =>
+      produceSettings(
+        parsedConfigOf(kafkaFranzOutputFields, parseContext, {
+          seed_brokers: ['localhost:9092'],
+          topic: 't',
+          ...given,
+        }),
+      );
     const base = {
       acks: 'all',
       idempotent_write: true,
       max_in_flight_requests: 1,
       allow_auto_topic_creation: true,
-    } as KafkaFranzOutputConfig;
-    assert.equal(produceSettings(base).idempotent, true);
-    assert.throws(() => produceSettings({ ...base, acks: 'leader' }), /idempotent_write requires acks/);
+    };
+    assert.equal(settingsOf(base).idempotent, true);
+    assert.throws(() => settingsOf({ ...base, acks: 'leader' }), /idempotent_write requires acks/);
     assert.throws(
-      () => produceSettings({ ...base, acks: 'some', idempotent_write: false }),
+      () => settingsOf({ ...base, acks: 'some', idempotent_write: false }),
       /acks: some is not one of/,
     );
-    assert.throws(() => produceSettings({ ...base, compression: 'brotli' }), /compression: brotli/);
+    assert.throws(() => settingsOf({ ...base, compression: 'brotli' }), /compression: brotli/);
     assert.throws(
       () => topicSelection({ topics: ['a'], regexp_topics: false } as KafkaFranzInputConfig),
       /kafka_franz: a consumer group is mandatory/,

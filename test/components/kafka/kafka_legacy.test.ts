@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { parseInterpolation } from '../../../src/bloblang/index.js';
+import { parseInterpolation, parseMapping } from '../../../src/bloblang/index.js';
 import { consumerConfig, type KafkaInputConfig } from '../../../src/components/inputs/kafka.js';
 import { type RedpandaInputConfig, redpandaConsumerConfig } from '../../../src/components/inputs/redpanda.js';
 import { KafkaFranzReader } from '../../../src/components/kafka/franz_reader.js';
@@ -16,11 +16,13 @@ import { registry } from '../../../src/components/registry.js';
 import { lintServiceConfig } from '../../../src/config/lint_config.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
+import type { FieldParseContext } from '../../../src/config/spec.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { NotConnectedError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
 import { closedPort, waitFor } from '../../helpers/kit.js';
 import { buildInput } from '../http_connectors/support.js';
+import { parsedConfigOf } from '../reference.js';
 import { fakeKafka } from './stand_in.js';
 
 const provider = schemaProvider(registry);
@@ -30,14 +32,28 @@ function lint(yaml: string): string[] {
   return lintServiceConfig(parseYaml(yaml, 'k.yaml'), { provider }).map((l) => `(${l.line}) ${l.message}`);
 }
 
-/** The component config of a YAML section with the spec's defaults filled in. */
-function configOf<T>(section: 'input' | 'output', type: string, body: string): T {
+const parseContext: FieldParseContext = {
+  mapping: (text) => parseMapping(text),
+  interpolation: (text) => parseInterpolation(text),
+};
+
+/**
+ * The component config of a YAML section as its factory receives it: the spec's defaults filled
+ * in, then parsed by its fields (durations in ms, interpolations compiled through `context`).
+ */
+function configOf<T>(
+  section: 'input' | 'output',
+  type: string,
+  body: string,
+  context: FieldParseContext = parseContext,
+): T {
   const other = section === 'input' ? 'output:\n  drop: {}\n' : 'input:\n  stdin: {}\n';
   const parsed = parseYaml(`${section}:\n  ${type}:\n${body}${other}`, 'k.yaml');
   const config = toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) });
-  const component = config.stream?.[section] as { config: T } | undefined;
-  if (!component) throw new Error('no stream sections');
-  return component.config;
+  const component = config.stream?.[section] as { config: Record<string, unknown> } | undefined;
+  const spec = registry.get(section, type);
+  if (!component || !spec) throw new Error('no stream sections');
+  return parsedConfigOf(spec.fields, context, component.config) as T;
 }
 
 /** A Bloblang interpolation `${! expr }`, spelled so that it is not read as a JavaScript template. */
@@ -147,10 +163,11 @@ output:
     assert.equal(franz.client_id, 'benthos');
     assert.equal(franz.start_offset, 'latest');
     assert.equal(franz.checkpoint_limit, 7);
-    assert.equal(franz.commit_period, '2s');
+    // The mapping targets the parsed kafka_franz config: durations in ms (were '2s', '20s', '3s', '60s').
+    assert.equal(franz.commit_period, 2000);
     assert.deepEqual(
       [franz.session_timeout, franz.heartbeat_interval, franz.rebalance_timeout],
-      ['20s', '3s', '60s'],
+      [20_000, 3000, 60_000],
     );
     assert.deepEqual(franz.sasl, [{ mechanism: 'SCRAM-SHA-256', username: 'u', password: 'p', token: '' }]);
     assert.deepEqual(topicSelection(franz, 'kafka').names, ['x', 'y']);
@@ -240,11 +257,7 @@ describe('kafka output (stand-in client library)', () => {
       'kafka',
       `    addresses: [ 127.0.0.1:9092 ]\n${body}`,
     );
-    const writer = kafkaWriter(
-      config,
-      (text) => parseInterpolation(text),
-      async () => kafka.module,
-    );
+    const writer = kafkaWriter(config, async () => kafka.module);
     await writer.connect();
     return { kafka, writer };
   }
@@ -304,15 +317,10 @@ describe('kafka output (stand-in client library)', () => {
 
   it('fails a batch with a bad partition at once, without retrying it', async () => {
     const kafka = fakeKafka();
-    const config = configOf<KafkaOutputConfig>(
-      'output',
-      'kafka',
-      `    addresses: [ 127.0.0.1:9092 ]\n    topic: t\n    partitioner: manual\n    partition: ${bl('json("p")')}\n    max_retries: 3\n    backoff:\n      initial_interval: 1ms\n      max_interval: 1ms\n`,
-    );
     let renders = 0;
-    const writer = kafkaWriter(
-      config,
-      (text, name) => {
+    const countingPartitionRenders: FieldParseContext = {
+      ...parseContext,
+      interpolation: (text, name) => {
         const compiled = parseInterpolation(text);
         if (name !== 'partition') return compiled;
         return {
@@ -323,8 +331,14 @@ describe('kafka output (stand-in client library)', () => {
           },
         } as typeof compiled;
       },
-      async () => kafka.module,
+    };
+    const config = configOf<KafkaOutputConfig>(
+      'output',
+      'kafka',
+      `    addresses: [ 127.0.0.1:9092 ]\n    topic: t\n    partitioner: manual\n    partition: ${bl('json("p")')}\n    max_retries: 3\n    backoff:\n      initial_interval: 1ms\n      max_interval: 1ms\n`,
+      countingPartitionRenders,
     );
+    const writer = kafkaWriter(config, async () => kafka.module);
     await writer.connect();
     await assert.rejects(
       writer.write([new Message('{"p":"west"}')]),
