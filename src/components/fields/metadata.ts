@@ -2,12 +2,29 @@
 // metadata keys take part, by prefix or by regular expression.
 
 import { compileConfigPatterns } from '../../config/config_patterns.js';
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type FieldSpec, field, type RawConfigOf } from '../../config/spec.js';
 
-export interface MetadataFilterConfig {
-  include_prefixes: string[];
-  include_patterns: string[];
+function filterFields(flags: { advanced?: true }) {
+  return [
+    field.array(
+      field.string('include_prefixes', 'Include metadata keys that start with any of these prefixes.', {
+        default: [],
+        ...flags,
+        examples: [['foo_', 'bar_'], ['kafka_']],
+      }),
+    ),
+    field.array(
+      field.string('include_patterns', 'Include metadata keys that match any of these regular expressions.', {
+        default: [],
+        ...flags,
+        regexp: true,
+        examples: [['.*'], ['_timestamp_unix$']],
+      }),
+    ),
+  ] as const;
 }
+
+export type MetadataFilterConfig = RawConfigOf<ReturnType<typeof filterFields>>;
 
 /** Which metadata keys a filter lets through; null when it includes nothing. */
 export type MetadataKeyFilter = ((key: string) => boolean) | null;
@@ -21,33 +38,11 @@ export function metadataFilterField<const N extends string>(
   description: string,
   options: { optional?: boolean; advanced?: boolean } = {},
 ): FieldSpec<N, MetadataFilterConfig | undefined, MetadataKeyFilter> {
-  const a = (options.advanced ?? true) ? { advanced: true } : {};
-  const object = field.object(
-    name,
-    description,
-    [
-      field.array(
-        field.string('include_prefixes', 'Include metadata keys that start with any of these prefixes.', {
-          default: [],
-          ...a,
-          examples: [['foo_', 'bar_'], ['kafka_']],
-        }),
-      ),
-      field.array(
-        field.string(
-          'include_patterns',
-          'Include metadata keys that match any of these regular expressions.',
-          {
-            default: [],
-            ...a,
-            regexp: true,
-            examples: [['.*'], ['_timestamp_unix$']],
-          },
-        ),
-      ),
-    ],
-    { ...a, ...(options.optional ? { optional: true } : {}) },
-  );
+  const a: { advanced?: true } = (options.advanced ?? true) ? { advanced: true } : {};
+  const object = field.object(name, description, filterFields(a), {
+    ...a,
+    ...(options.optional ? { optional: true } : {}),
+  });
   return {
     ...object,
     parse: (raw: MetadataFilterConfig | undefined) => metadataFilter(raw),
