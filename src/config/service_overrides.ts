@@ -10,7 +10,7 @@ export type FieldOverride =
   /** nekton's own fields, placed after the sibling `path` names. */
   | { path: string; insertAfter: ReferenceField[] };
 
-const DURATION = { type: 'string', kind: 'scalar', advanced: true, check: 'duration' } as const;
+const DURATION = { type: 'string', kind: 'scalar', advanced: true } as const;
 
 export const SERVICE_OVERRIDES: FieldOverride[] = [
   // nekton's own name where the reference says benthos.
@@ -26,8 +26,6 @@ export const SERVICE_OVERRIDES: FieldOverride[] = [
       { name: 'max_body_size', type: 'int', kind: 'scalar', default: 4194304, advanced: true },
     ],
   },
-  // nekton parses this duration: lint checks it at its line instead of the run failing at start.
-  { path: 'shutdown_timeout', set: { check: 'duration' } },
   // With no config nekton reads stdin and writes stdout (the reference: inproc and reject).
   { path: 'input', set: { default: { stdin: {} } } },
   { path: 'output', set: { default: { stdout: {} } } },

@@ -70,7 +70,8 @@ describe('-r/--resources in normal mode', () => {
     );
     const badValue = join(dir, 'bad_value.yaml');
     writeFileSync(badValue, 'rate_limit_resources:\n  - label: r\n    local:\n      interval: 1x\n');
-    const built = await runNekton(['-c', base, '-r', badValue]);
+    // Lint reports the bad duration too now; --chilled lets the run reach the value's own error.
+    const built = await runNekton(['--chilled', '-c', base, '-r', badValue]);
     assert.equal(built.code, 1);
     assert.equal(
       built.stderr.trim().split('\n').at(-1),

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Mapping } from '../../bloblang/index.js';
 import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import { errorMessage } from '../../engine/errors.js';
+import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { flagged } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import { checkPasses } from './check.js';
@@ -137,6 +137,17 @@ const caseFields = [
   }),
 ];
 
+/** A case with no processors is refused, as the reference refuses it when it builds. */
+function caseProblems(cases: readonly { processors: readonly unknown[] }[]): string[] {
+  return cases.flatMap((c, i) =>
+    c.processors.length === 0
+      ? [
+          `case '${i}' parse error: case has no processors, in order to have a no-op case use a \`noop\` processor`,
+        ]
+      : [],
+  );
+}
+
 export const spec = defineRootComponent({
   name: 'switch',
   kind: 'processor',
@@ -168,15 +179,11 @@ output:
 `,
     },
   ],
-  lint: (config) =>
-    config.flatMap((c, i) =>
-      c.processors.length === 0
-        ? [
-            `case '${i}' parse error: case has no processors, in order to have a no-op case use a \`noop\` processor`,
-          ]
-        : [],
-    ),
+  lint: caseProblems,
   build: async (config, ctx): Promise<Processor> => {
+    // Also refused here for callers that build without linting first.
+    const [problem] = caseProblems(config);
+    if (problem) throw new ConfigError(problem);
     const cases: SwitchCase[] = [];
     for (const c of config) {
       cases.push({
