@@ -215,15 +215,14 @@ describe('lint of the kafka components', () => {
     );
   });
 
-  it('reports seed brokers that name no broker or lack a port (were connect errors)', () => {
+  it('leaves broker addresses to the run, as the reference does: its own config tests use placeholders', () => {
+    // The reference's unit_test_example.yaml says `addresses: [ TODO ]` and lints clean there.
+    assert.deepEqual(lint(withOutput('  kafka:\n    addresses: [ TODO ]\n    topic: t\n')), []);
     assert.deepEqual(
       lint(
         withInput("  kafka_franz:\n    seed_brokers: [ ' ' ]\n    topics: [ t ]\n    consumer_group: g\n"),
       ),
-      ['(3,1) seed_brokers: at least one broker address is required'],
+      [],
     );
-    assert.deepEqual(lint(withOutput('  kafka:\n    addresses: [ localhost ]\n    topic: t\n')), [
-      '(6,1) addresses: localhost is not a host:port address',
-    ]);
   });
 });

@@ -6,7 +6,6 @@ import type { Input } from '../../engine/component.js';
 import { ConfigError } from '../../engine/errors.js';
 import { batchingField } from '../fields/batching.js';
 import { tlsField } from '../fields/tls.js';
-import { seedBrokerProblems } from '../kafka/fields.js';
 import type { KafkaFranzInputConfig } from '../kafka/franz_input_fields.js';
 import {
   addressesField,
@@ -183,6 +182,6 @@ output:
 `,
     },
   ],
-  lint: (config) => [...lintKafkaInput(config), ...seedBrokerProblems(config.addresses, 'addresses')],
+  lint: (config) => [...lintKafkaInput(config)],
   build: (config, ctx): Promise<Input> => buildConsumerInput(consumerConfig(config), ctx, 'kafka'),
 });

@@ -8,7 +8,7 @@ import type { BuildContext } from '../../engine/context.js';
 import { BatchedInput } from '../brokers/batched_input.js';
 import { batchingEnabled } from '../fields/batching.js';
 import { loadKafka } from '../kafka/client.js';
-import { byteSizeProblems, saslProblems, seedBrokerProblems } from '../kafka/fields.js';
+import { byteSizeProblems, saslProblems } from '../kafka/fields.js';
 import { type KafkaFranzInputConfig, kafkaFranzInputFields } from '../kafka/franz_input_fields.js';
 import { KafkaFranzReader } from '../kafka/franz_reader.js';
 import { lintKafkaFranzInput, topicSelection } from '../kafka/franz_topics.js';
@@ -41,7 +41,6 @@ output:
   ],
   lint: (config) => [
     ...lintKafkaFranzInput(config),
-    ...seedBrokerProblems(config.seed_brokers),
     ...saslProblems(config.sasl),
     ...byteSizeProblems(config, FETCH_SIZES),
   ],

@@ -122,19 +122,6 @@ export type KafkaConnectionConfig = Omit<ParsedConnection, 'sasl'> & {
   sasl: ReadonlyArray<SaslConfig | undefined>;
 };
 
-/** What seedBrokers would refuse, for lint (`field` names the list in the component's words). */
-export function seedBrokerProblems(entries: string[] | undefined, field = 'seed_brokers'): string[] {
-  // Entries that are all blank come from unset environment variables: lint says so already (or
-  // was told not to with --skip-env-var-check), and the run refuses them.
-  if (entries && entries.length > 0 && expandUrls(entries).length === 0) return [];
-  try {
-    seedBrokers(entries ?? []);
-    return [];
-  } catch (err) {
-    return [(err as Error).message.replace(/^seed_brokers:/, `${field}:`)];
-  }
-}
-
 /** `["a:9092,b:9092", "c:9092"]` → `["a:9092", "b:9092", "c:9092"]`; every entry needs a port. */
 export function seedBrokers(entries: string[]): string[] {
   const brokers = expandUrls(entries);

@@ -12,7 +12,6 @@ import { backoffField, type ParsedBackoff } from '../fields/backoff.js';
 import { batchingField } from '../fields/batching.js';
 import { tlsField } from '../fields/tls.js';
 import { type KafkaModule, loadKafka } from '../kafka/client.js';
-import { seedBrokerProblems } from '../kafka/fields.js';
 import { saramaPartitioner } from '../kafka/partitioners.js';
 import { isSet, type RecordTemplate } from '../kafka/records.js';
 import {
@@ -297,7 +296,7 @@ output:
 `,
     },
   ],
-  lint: (config) => [...lintKafkaOutput(config), ...seedBrokerProblems(config.addresses, 'addresses')],
+  lint: (config) => [...lintKafkaOutput(config)],
   build(config, ctx): Output {
     return ctx.wrapWriter(kafkaWriter(config), {
       maxInFlight: config.max_in_flight,

@@ -20,7 +20,6 @@ import {
   type KafkaConnectionConfig,
   kafkaConnectionFields,
   saslProblems,
-  seedBrokerProblems,
   seedBrokers,
 } from '../kafka/fields.js';
 import type { PartitionerFn } from '../kafka/partitioners.js';
@@ -336,11 +335,7 @@ output:
 `,
     },
   ],
-  lint: (config) => [
-    ...lintKafkaFranzOutput(config),
-    ...seedBrokerProblems(config.seed_brokers),
-    ...saslProblems(config.sasl),
-  ],
+  lint: (config) => [...lintKafkaFranzOutput(config), ...saslProblems(config.sasl)],
   build(config, ctx): Output {
     const settings = produceSettings(config);
     return ctx.wrapWriter(new KafkaFranzWriter(config, recordTemplate(config), settings), {
