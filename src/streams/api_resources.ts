@@ -49,7 +49,7 @@ export function resourcesOfTypeHandler(ctx: StreamsApiContext): EndpointHandler 
     const type = params.type ?? '';
     if (!isResourceKind(type)) return sendError(res, 400, BAD_TYPE);
     const out: Record<string, unknown> = {};
-    for (const name of ctx.resources.names(type)) out[name] = configView(ctx, type, name);
+    for (const name of [...ctx.resources.names(type)].sort()) out[name] = configView(ctx, type, name);
     sendJson(res, 200, out);
   };
 }
