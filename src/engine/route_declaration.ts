@@ -14,6 +14,8 @@ export interface ResponseDeclaration {
   /** Absent: the response has no body (or one nobody should rely on). */
   contentType?: string;
   schema?: JsonSchema;
+  /** Other media types the same status may come in (a text error or a JSON lint list). */
+  alternatives?: Record<string, JsonSchema>;
 }
 
 export interface ParameterDeclaration {
@@ -71,6 +73,11 @@ export function textResponse(
   schema: JsonSchema = { type: 'string' },
 ): ResponseDeclaration {
   return { description, contentType: 'text/plain', schema };
+}
+
+/** 400 of a config body: a text error, or the lint gate's JSON list. */
+export function badConfig(description: string, lintErrors: JsonSchema): ResponseDeclaration {
+  return { ...textError(description), alternatives: { 'application/json': lintErrors } };
 }
 
 /** 200 with an empty body: what every successful mutation answers. */

@@ -79,10 +79,9 @@ function operationObject(id: string, tag: string, op: OperationDeclaration): Jso
 
 function responseObject(response: ResponseDeclaration): Json {
   if (!response.contentType) return { description: response.description };
-  return {
-    description: response.description,
-    content: { [response.contentType]: { schema: response.schema ?? {} } },
-  };
+  const content: Json = { [response.contentType]: { schema: response.schema ?? {} } };
+  for (const [type, schema] of Object.entries(response.alternatives ?? {})) content[type] = { schema };
+  return { description: response.description, content };
 }
 
 /** `{name}` segments, in order. */

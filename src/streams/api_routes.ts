@@ -2,10 +2,10 @@
 // each handler with its declaration, and the OpenAPI document is written from them.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: descriptions name the ${VAR} syntax
 import {
+  badConfig,
   EMPTY_OK,
   jsonResponse,
   type ParameterDeclaration,
-  type ResponseDeclaration,
   type RouteDeclaration,
   textError,
   textResponse,
@@ -39,12 +39,10 @@ const FORCE: ParameterDeclaration = {
   schema: { enum: ['true', 'false'] },
 };
 
-const BAD_REQUEST: ResponseDeclaration = {
-  description:
-    'The request is wrong: `Error: <detail>` as text, or `{"linting_errors": [...]}` as JSON when the config does not lint.',
-  contentType: 'application/json',
-  schema: { oneOf: [LINT_ERRORS, { type: 'string' }] },
-};
+const BAD_REQUEST = badConfig(
+  'The request is wrong: `Error: <detail>` as text, or `{"linting_errors": [...]}` as JSON when the config does not lint.',
+  LINT_ERRORS,
+);
 const VERB = textError('Another method: `Error: verb not supported: <METHOD>`.');
 const NO_STREAM = textError('`Stream not found`.');
 const SERVER_SIDE = textError('The stream could not be built, started or stopped: `Error: <detail>`.');

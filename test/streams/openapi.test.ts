@@ -69,6 +69,8 @@ describe('OpenAPI document of a running server', () => {
     }
     const item = doc.paths['/edge/ctl/outputs/{id}'] as Record<string, Operation>;
     assert.deepEqual(Object.keys(item.post?.responses ?? {}).sort(), ['200', '400', '502']);
+    const lintOrText = (item.post?.responses['400'] as { content: object } | undefined)?.content ?? {};
+    assert.deepEqual(Object.keys(lintOrText), ['text/plain; charset=utf-8', 'application/json']);
   });
 
   it('follows the routes: a deleted stream’s routes leave the document', async () => {

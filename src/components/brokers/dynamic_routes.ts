@@ -1,6 +1,7 @@
 // Declarations of a dynamic broker's routes under `{prefix}/inputs` or `{prefix}/outputs` (spec §6.4):
 // what DynamicCrud registers and the OpenAPI document lists. Every failure there is 502.
 import {
+  badConfig,
   EMPTY_OK,
   jsonResponse,
   type RouteDeclaration,
@@ -63,14 +64,10 @@ export function dynamicRoutes(base: string, collection: 'inputs' | 'outputs'): R
         },
         responses: {
           200: EMPTY_OK,
-          400: jsonResponse('The id is not a valid id, or the config has fields its type lacks.', {
-            oneOf: [
-              { type: 'string' },
-              {
-                type: 'object',
-                properties: { linting_errors: { type: 'array', items: { type: 'string' } } },
-              },
-            ],
+          400: badConfig('The id is not a valid id (text), or the config has fields its type lacks (JSON).', {
+            type: 'object',
+            required: ['linting_errors'],
+            properties: { linting_errors: { type: 'array', items: { type: 'string' } } },
           }),
           502: textError(`The ${noun} could not be parsed, built or swapped in: \`Error: <detail>\`.`),
         },
