@@ -60,8 +60,23 @@ const EXECUTE_ROUTE: RouteDeclaration = {
         },
       },
       responses: {
-        200: jsonResponse('The result: output, metadata, or the mapping or execution error.', {
+        200: jsonResponse('The result, or why there is none (each field only when it applies).', {
           type: 'object',
+          properties: {
+            result: { type: 'string', description: 'The output document.' },
+            metadata: { type: 'object' },
+            deleted: { type: 'boolean', description: 'The mapping deleted the message.' },
+            parse_error: {
+              type: 'object',
+              properties: {
+                line: { type: 'integer' },
+                column: { type: 'integer' },
+                message: { type: 'string' },
+              },
+            },
+            exec_error: { type: 'string' },
+            metadata_error: { type: 'string' },
+          },
         }),
         400: textError('The body is not a JSON object with a string `mapping`.'),
         405: textError('A method other than POST.'),
