@@ -14,6 +14,7 @@ import type { InprocBus } from '../engine/inproc.js';
 import { noopMetrics } from '../engine/noop_metrics.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceKind } from '../engine/resources.js';
+import { registerDeclared } from '../engine/route_declaration.js';
 import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
 import { streamReadyRoute } from './api_routes.js';
@@ -444,8 +445,7 @@ export class StreamManager {
       );
       return;
     }
-    const { description, ...doc } = streamReadyRoute(path);
-    endpoints.registerExact(path, description, readyHandler(stream), doc);
+    registerDeclared(endpoints.registerExact.bind(endpoints), streamReadyRoute(path), readyHandler(stream));
   }
 
   /** After a failed update: start the previous config again, or keep the stopped entry with its error. */
