@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../engine/errors.js';
 import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
 import { buildInfo } from '../http/version.js';
+import { addOpenApiCommand } from './openapi_command.js';
 
 /** Options every command understands (also accepted before the subcommand, as Benthos allows). */
 export interface GlobalOptions {
@@ -317,6 +318,8 @@ export function buildProgram(): Command {
       const { writeComponentDocs } = await import('./docs_command.js');
       process.exitCode = await writeComponentDocs(dir ?? 'docs/components');
     });
+
+  addOpenApiCommand(program);
 
   // Set last: subcommands copy this setting from the program when they are added.
   program.allowExcessArguments(true);

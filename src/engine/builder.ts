@@ -27,6 +27,7 @@ import { WriterOutput } from './output_wrapper.js';
 import { ProcessedInput } from './processed_input.js';
 import { ProcessedOutput } from './processed_output.js';
 import type { Registry } from './registry.js';
+import type { RouteDoc } from './route_declaration.js';
 import { TimeSlicer } from './time_slicer.js';
 
 export interface MetricsProvider {
@@ -35,7 +36,7 @@ export interface MetricsProvider {
 
 /** Where component endpoints go; the stream prefixes and later removes them. */
 export interface EndpointRegistrar {
-  register(path: string, description: string, handler: EndpointHandler): void;
+  register(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void;
 }
 
 /** Everything shared by the components of one stream (or of the resources of a process). */
@@ -203,10 +204,10 @@ export class ComponentBuilder {
           throw fieldError(cc, fieldName, err);
         }
       },
-      registerEndpoint: (path, description, handler) => {
+      registerEndpoint: (path, description, handler, doc) => {
         if (!env.endpoints)
           throw new ConfigError(`${cc.path}: no HTTP server is available for endpoint ${path}`);
-        env.endpoints.register(path, description, handler);
+        env.endpoints.register(path, description, handler, doc);
       },
     };
     return ctx;

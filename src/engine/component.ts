@@ -73,6 +73,8 @@ export interface ConnectionStatus {
   label: string;
   connected: boolean;
   error?: string;
+  /** When `connected` last changed (ms since the epoch): how long a component has been down. */
+  since?: number;
 }
 
 /** An input as the engine drives it (a wrapped InputReader, or a composite such as a broker). */

@@ -7,6 +7,7 @@ import type { SchemaProvider } from '../config/schema.js';
 import type { BatchPolicy, BatchPolicyConfig } from './batching.js';
 import type { Cache, Input, InputReader, Output, OutputWriter, Processor, RateLimit } from './component.js';
 import type { InprocBus } from './inproc.js';
+import type { RouteDoc } from './route_declaration.js';
 
 /** A component as written in config, normalised: `{generate: {...}, label: x}` -> this. */
 export interface ComponentConfig {
@@ -119,5 +120,5 @@ export interface BuildContext {
   /** Parses an interpolated string (`${! }`); throws ConfigError naming the field. */
   interpolation(text: string, fieldName: string): Interpolation;
   /** Registers an HTTP endpoint (under `/<stream id>` in streams mode); removed when the stream goes. */
-  registerEndpoint(path: string, description: string, handler: EndpointHandler): void;
+  registerEndpoint(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void;
 }

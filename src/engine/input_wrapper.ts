@@ -81,6 +81,8 @@ const REPLAY_QUEUED: unique symbol = Symbol('replay queued');
 
 export class ReaderInput implements Input {
   private connected = false;
+  /** When `connected` last changed; built counts as the first change. */
+  private connectedChangedAt = Date.now();
   private closing = false;
   private ended = false;
   private lastError: string | undefined;
@@ -215,6 +217,7 @@ export class ReaderInput implements Input {
       label: this.id.label,
       path: this.id.path.replace(/^root\./, ''),
       connected: this.connected,
+      since: this.connectedChangedAt,
     };
     if (!this.connected && this.lastError) status.error = this.lastError;
     return [status];
@@ -249,6 +252,7 @@ export class ReaderInput implements Input {
       this.id.logger.warn(`failed to close input: ${errorMessage(err)}`);
     }
     this.connected = false;
+    this.connectedChangedAt = Date.now();
   }
 
   /** The next transaction: straight from the reader in the usual state, else through the loop. */
@@ -344,6 +348,7 @@ export class ReaderInput implements Input {
     if (this.closing) return false;
     if (err instanceof NotConnectedError) {
       this.connected = false;
+      this.connectedChangedAt = Date.now();
       this.lastError = errorMessage(err);
       this.connectionLost.inc();
       this.id.logger.warn(`lost connection: ${this.lastError}`);
@@ -481,6 +486,7 @@ export class ReaderInput implements Input {
         await this.raceStop(this.reader.connect());
         if (this.closing) return false;
         this.connected = true;
+        this.connectedChangedAt = Date.now();
         this.lastError = undefined;
         this.connectionUp.inc();
         this.id.logger.info('input connected');

@@ -25,6 +25,8 @@ const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 10_000, maxElapsedMs: 0, mult
 
 export class WriterOutput implements Output {
   private connected = false;
+  /** When `connected` last changed; built counts as the first change. */
+  private connectedChangedAt = Date.now();
   private connecting: Promise<boolean> | null = null;
   private closing = false;
   private lastError: string | undefined;
@@ -102,6 +104,7 @@ export class WriterOutput implements Output {
       label: this.id.label,
       path: this.id.path.replace(/^root\./, ''),
       connected: this.connected,
+      since: this.connectedChangedAt,
     };
     if (!this.connected && this.lastError) status.error = this.lastError;
     return [status];
@@ -118,6 +121,7 @@ export class WriterOutput implements Output {
       this.id.logger.warn(`failed to close output: ${errorMessage(err)}`);
     }
     this.connected = false;
+    this.connectedChangedAt = Date.now();
   }
 
   private readonly untrack = () => {
@@ -233,6 +237,7 @@ export class WriterOutput implements Output {
   private markLost(err: Error): void {
     if (!this.connected) return;
     this.connected = false;
+    this.connectedChangedAt = Date.now();
     this.lastError = err.message;
     this.connectionLost.inc();
     this.id.logger.warn(`output lost connection: ${err.message}`);
@@ -256,6 +261,7 @@ export class WriterOutput implements Output {
       try {
         await this.writer.connect();
         this.connected = true;
+        this.connectedChangedAt = Date.now();
         this.lastError = undefined;
         this.connectionUp.inc();
         this.id.logger.info('output connected');

@@ -18,6 +18,7 @@ import type { ComponentConfig } from './context.js';
 import { asError, errorMessage, STOPPED } from './errors.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
+import { PauseGate } from './pause_gate.js';
 import { timerDelay } from './timer_delay.js';
 
 export interface StreamComponents {
@@ -35,6 +36,8 @@ const MAX_GROUP = 256;
 
 export class Stream {
   readonly startedNs = process.hrtime.bigint();
+  /** The same moment on the wall clock (ms since the epoch), for status reports. */
+  readonly startedAtMs = Date.now();
   private endedNs: bigint | null = null;
   private readonly pending = new Set<PendingTxn>();
 
@@ -56,6 +59,7 @@ export class Stream {
   private runPromise: Promise<void> | null = null;
   private stopPromise: Promise<void> | null = null;
   private flushing: Promise<void> | null = null;
+  private readonly gate = new PauseGate();
   /** The input said it has nothing more to read (replays of nacked batches may still come). */
   private inputExhausted = false;
   /** One input of a sequence is exhausted and the next waits for its acks: flush every write. */
@@ -137,6 +141,20 @@ export class Stream {
     return this.lastErrorText;
   }
 
+  /** Stops reading the input until resume(); what was read goes on to the output (pause_gate.ts). */
+  pause(): boolean {
+    return this.active && this.gate.pause();
+  }
+
+  resume(): boolean {
+    return this.gate.resume();
+  }
+
+  /** When the current pause began (ms since the epoch), or null when not paused. */
+  get pausedSince(): number | null {
+    return this.gate.since;
+  }
+
   /**
    * Stops reading, lets in-flight messages finish within the deadline, then nacks what is left
    * and closes everything. A timeout of 0 forces an immediate close.
@@ -151,6 +169,8 @@ export class Stream {
     const deadline = Date.now() + Math.max(0, timeoutMs);
     const graceful = timeoutMs > 1000 ? (timeoutMs * 3) / 4 : timeoutMs;
     const inputClosed = this.input.close();
+    // Paused readers go on to find the input closed.
+    this.gate.resume();
     this.buffer?.endOfInput();
     const drained = this.run();
     if (graceful > 0) await withTimeout(drained, graceful);
@@ -223,7 +243,10 @@ export class Stream {
     // Groups only pay off when the output takes them in one call: writing a group batch by batch
     // (fan-out, switch...) would start hundreds of writes at once and fill memory with them.
     const grouped = source.readMany !== undefined && this.output.writeGroup !== undefined;
+    const gated = this.buffer === null;
     for (;;) {
+      const closed = gated ? this.gate.whenOpen() : undefined;
+      if (closed) await closed;
       const got = grouped ? source.readMany!(MAX_GROUP) : source.read();
       const next = got instanceof Promise ? await got : got;
       if (!next) return;
@@ -410,6 +433,8 @@ export class Stream {
 
   private async pumpIntoBuffer(buffer: Buffer): Promise<void> {
     for (;;) {
+      const closed = this.gate.whenOpen();
+      if (closed) await closed;
       const txn = await this.input.read();
       if (!txn) break;
       await buffer.write(txn);

@@ -3,8 +3,53 @@
 import type { ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import { scrubReportHeader } from '../config/scrub_command_line.js';
+import {
+  jsonResponse,
+  type OperationDeclaration,
+  type ResponseDeclaration,
+  type RouteDeclaration,
+  registerDeclared,
+  textResponse,
+} from '../engine/route_declaration.js';
 import { sendJson, sendText } from '../listener/respond.js';
 import type { RegisterEndpoint } from './builtin-endpoints.js';
+
+const CONFIG_UNREADABLE = { description: 'The config could not be read (empty body).' };
+
+function debugRoute(
+  path: string,
+  description: string,
+  ok: ResponseDeclaration,
+  failing = false,
+): RouteDeclaration {
+  const responses: OperationDeclaration['responses'] = failing
+    ? { 200: ok, 502: CONFIG_UNREADABLE }
+    : { 200: ok };
+  const get = { summary: description, description: 'Answers every method alike.', responses };
+  return { path, description, tag: 'debug', operations: { get } };
+}
+
+const CONFIG_JSON_ROUTE = debugRoute(
+  '/debug/config/json',
+  'Returns the loaded config as JSON.',
+  jsonResponse('The loaded config, secrets scrubbed.', { type: 'object' }),
+  true,
+);
+const CONFIG_YAML_ROUTE = debugRoute(
+  '/debug/config/yaml',
+  'Returns the loaded config as YAML.',
+  {
+    description: 'The loaded config, secrets scrubbed.',
+    contentType: 'application/yaml',
+    schema: { type: 'string' },
+  },
+  true,
+);
+const STACK_ROUTE = debugRoute(
+  '/debug/stack',
+  'Returns a snapshot of the current service stack trace.',
+  textResponse('A diagnostic dump: stacks, heap, handles.'),
+);
 
 /** Returns the loaded service config with secrets scrubbed. */
 export type SanitisedConfigSource = () => unknown;
@@ -13,13 +58,13 @@ export function registerDebugEndpoints(
   register: RegisterEndpoint,
   sanitisedConfig: SanitisedConfigSource,
 ): void {
-  register('/debug/config/json', 'Returns the loaded config as JSON.', (_req, res) => {
+  registerDeclared(register, CONFIG_JSON_ROUTE, (_req, res) => {
     const config = tryRead(sanitisedConfig);
     if (config.failed) return badGateway(res);
     sendJson(res, 200, config.value);
   });
 
-  register('/debug/config/yaml', 'Returns the loaded config as YAML.', (_req, res) => {
+  registerDeclared(register, CONFIG_YAML_ROUTE, (_req, res) => {
     const config = tryRead(sanitisedConfig);
     if (config.failed) return badGateway(res);
     res.statusCode = 200;
@@ -27,7 +72,7 @@ export function registerDebugEndpoints(
     res.end(YAML.stringify(config.value));
   });
 
-  register('/debug/stack', 'Returns a snapshot of the current service stack trace.', (_req, res) => {
+  registerDeclared(register, STACK_ROUTE, (_req, res) => {
     sendText(res, 200, diagnosticDump());
   });
 }

@@ -1,12 +1,15 @@
 // One layer of the server's routing: registered paths with their descriptions and a router holding
 // both mounts of each (`path` and `root_path + path`). The server keeps two, its own and the streams'.
 import type { EndpointHandler } from '../engine/context.js';
+import type { RouteDoc } from '../engine/route_declaration.js';
 import { type RouteMatch, Router } from './router.js';
 
 export interface Endpoint {
   path: string;
   description: string;
   handler: EndpointHandler;
+  /** What the OpenAPI document says of it; absent for a component's own endpoint. */
+  doc?: RouteDoc;
 }
 
 export class EndpointTier {

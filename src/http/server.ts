@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { nodeHttp } from '../base/lazy_builtins.js';
 import type { EndpointHandler } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
+import type { RouteDoc } from '../engine/route_declaration.js';
 import { type ListenAddress, parseListenAddress } from '../listener/address.js';
 import { bodyTooLarge, declaredTooLarge, setProcessBodyLimit, tagBodyLimit } from '../listener/body_limit.js';
 import { type CorsLayer, createCorsLayer } from '../listener/cors.js';
@@ -27,6 +28,7 @@ import {
 } from './config.js';
 import { registerDebugEndpoints, type SanitisedConfigSource } from './debug-endpoints.js';
 import { type Endpoint, EndpointTier } from './endpoint_tier.js';
+import { openApiDocument } from './openapi.js';
 import { createSiteGuard, isLoopbackHost, type SiteGuard } from './site_guard.js';
 import { type BuildInfo, buildInfo } from './version.js';
 
@@ -94,24 +96,24 @@ export class HttpServer {
     setProcessBodyLimit(this.config.max_body_size);
 
     const register = this.register.bind(this);
-    registerBuiltinEndpoints(
-      register,
-      options.buildInfo ?? buildInfo(),
-      () => this.endpoints(),
-      options.metricsHandler,
-    );
+    const build = options.buildInfo ?? buildInfo();
+    registerBuiltinEndpoints(register, build, {
+      listEndpoints: () => this.endpoints(),
+      openApi: () => this.openApi(build.version),
+      metricsHandler: options.metricsHandler,
+    });
     if (this.config.debug_endpoints)
       registerDebugEndpoints(register, options.sanitisedConfig ?? (() => ({})));
   }
 
   /** Mounts handler at `path` and `root_path + path`; an existing registration of `path` is replaced. */
-  register(path: string, description: string, handler: EndpointHandler): void {
-    this.own.add({ path, description, handler });
+  register(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void {
+    this.own.add({ path, description, handler, doc });
   }
 
   /** Like register, for a stream's endpoint: every route registered with `register` wins over it. */
-  registerStreamEndpoint(path: string, description: string, handler: EndpointHandler): void {
-    this.streams.add({ path, description, handler });
+  registerStreamEndpoint(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void {
+    this.streams.add({ path, description, handler, doc });
   }
 
   /** The server's own route (not a stream's) that answers a request for `path`, if any. */
@@ -145,11 +147,19 @@ export class HttpServer {
   /** Registered paths (un-prefixed) → description, keys sorted like Go's encoding/json. */
   endpoints(): Record<string, string> {
     const out: Record<string, string> = {};
-    const paths = new Set([...this.own.paths(), ...this.streams.paths()]);
-    for (const path of [...paths].sort()) {
-      out[path] = ((this.own.get(path) ?? this.streams.get(path)) as Endpoint).description;
-    }
+    for (const route of this.routes()) out[route.path] = route.description;
     return out;
+  }
+
+  /** The OpenAPI 3.1 document of the routes registered now. */
+  openApi(version = buildInfo().version): Record<string, unknown> {
+    return openApiDocument(this.routes(), { version, rootPath: this.config.root_path });
+  }
+
+  /** Every registered route (un-prefixed), sorted by path; an own route hides a stream's. */
+  routes(): Endpoint[] {
+    const paths = new Set([...this.own.paths(), ...this.streams.paths()]);
+    return [...paths].sort().map((path) => (this.own.get(path) ?? this.streams.get(path)) as Endpoint);
   }
 
   /** Opens the listener (no-op with `enabled: false`). Port 0 picks a free port; see `port`. */

@@ -2,6 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toJson } from '../bloblang/value.js';
 import { errorMessage } from '../engine/errors.js';
+import {
+  jsonResponse,
+  type RouteDeclaration,
+  registerDeclared,
+  textError,
+} from '../engine/route_declaration.js';
 import type { HttpServer } from '../http/server.js';
 import { readBody } from '../listener/body.js';
 import { HttpError } from '../listener/http_error.js';
@@ -12,14 +18,83 @@ import { PLAYGROUND_PAGE, playgroundPage } from './page.js';
 /** Mapping, input and metadata together; enough for any document a person edits in a textarea. */
 export const EXECUTE_BODY_LIMIT = 4 * 1024 * 1024;
 
+const PAGE_ROUTE: RouteDeclaration = {
+  path: '/',
+  description: 'The Bloblang playground page.',
+  tag: 'bloblang',
+  operations: {
+    get: {
+      summary: 'The playground web page (GET or HEAD).',
+      responses: {
+        200: {
+          description: 'The page.',
+          contentType: 'text/html; charset=utf-8',
+          schema: { type: 'string' },
+        },
+        404: textError('Any path below `/` but the page itself.'),
+        405: textError('A method other than GET or HEAD.'),
+      },
+    },
+  },
+};
+
+const EXECUTE_ROUTE: RouteDeclaration = {
+  path: '/execute',
+  description: 'Runs a mapping against an input document.',
+  tag: 'bloblang',
+  operations: {
+    post: {
+      summary: 'Runs a Bloblang mapping against one input document and its metadata.',
+      body: {
+        description: 'The mapping, the input document and its metadata.',
+        required: true,
+        content: {
+          'application/json': {
+            type: 'object',
+            required: ['mapping'],
+            properties: {
+              mapping: { type: 'string' },
+              input: { type: 'string' },
+              metadata: { oneOf: [{ type: 'object' }, { type: 'string' }, { type: 'null' }] },
+            },
+          },
+        },
+      },
+      responses: {
+        200: jsonResponse('The result, or why there is none (each field only when it applies).', {
+          type: 'object',
+          properties: {
+            result: { type: 'string', description: 'The output document.' },
+            metadata: { type: 'object' },
+            deleted: { type: 'boolean', description: 'The mapping deleted the message.' },
+            parse_error: {
+              type: 'object',
+              properties: {
+                line: { type: 'integer' },
+                column: { type: 'integer' },
+                message: { type: 'string' },
+              },
+            },
+            exec_error: { type: 'string' },
+            metadata_error: { type: 'string' },
+          },
+        }),
+        400: textError('The body is not a JSON object with a string `mapping`.'),
+        405: textError('A method other than POST.'),
+        413: textError('The body is over 4 MiB.'),
+        415: textError('The content type is not `application/json`.'),
+      },
+    },
+  },
+};
+
 /** `files`: the page starts from their texts and every run is handed to them (`blobl server --write`). */
 export function registerPlayground(server: HttpServer, files?: PlaygroundFiles): void {
-  server.register('/', 'The Bloblang playground page.', (req, res) =>
+  const register = server.register.bind(server);
+  registerDeclared(register, PAGE_ROUTE, (req, res) =>
     servePage(req, res, files ? playgroundPage(files.current()) : PLAYGROUND_PAGE),
   );
-  server.register('/execute', 'Runs a mapping against an input document.', (req, res) =>
-    handleExecute(req, res, files),
-  );
+  registerDeclared(register, EXECUTE_ROUTE, (req, res) => handleExecute(req, res, files));
 }
 
 function servePage(req: IncomingMessage, res: ServerResponse, page: string): void {

@@ -1,13 +1,27 @@
 // Registers the streams-mode endpoints on the server: `/ready` always; the CRUD API for streams
-// and resources unless disabled (`--no-api`).
+// and resources unless disabled (`--no-api`). Each route is registered with its declaration
+// (api_routes.ts), which the OpenAPI document reads.
 import type { EndpointHandler } from '../engine/context.js';
+import { type RouteDoc, registerDeclared } from '../engine/route_declaration.js';
 import type { StreamsApiContext } from './api_context.js';
+import { streamLifecycleHandler } from './api_lifecycle.js';
 import { aggregatedReadyHandler } from './api_ready.js';
-import { resourceHandler, resourcesHandler } from './api_resources.js';
+import { resourceHandler, resourcesHandler, resourcesOfTypeHandler } from './api_resources.js';
+import {
+  READY_ROUTE,
+  RESOURCE_ROUTE,
+  RESOURCES_OF_TYPE_ROUTE,
+  RESOURCES_ROUTE,
+  STREAM_PAUSE_ROUTE,
+  STREAM_RESUME_ROUTE,
+  STREAM_ROUTE,
+  STREAM_STATS_ROUTE,
+  STREAMS_ROUTE,
+} from './api_routes.js';
 import { streamHandler, streamStatsHandler, streamsHandler } from './api_streams.js';
 
 export interface EndpointRegistry {
-  register(path: string, description: string, handler: EndpointHandler): void;
+  register(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void;
 }
 
 export function registerStreamsApi(
@@ -15,27 +29,15 @@ export function registerStreamsApi(
   ctx: StreamsApiContext,
   options: { api: boolean },
 ): void {
-  server.register(
-    '/ready',
-    'Returns 200 when every running stream is connected, otherwise 503 naming the streams that are not.',
-    aggregatedReadyHandler(ctx.manager),
-  );
+  const register = server.register.bind(server);
+  registerDeclared(register, READY_ROUTE, aggregatedReadyHandler(ctx.manager));
   if (!options.api) return;
-  server.register(
-    '/streams',
-    'GET: list all streams. POST: replace the whole set of streams.',
-    streamsHandler(ctx),
-  );
-  server.register(
-    '/streams/{id}',
-    'Create (POST), read (GET), replace (PUT), merge-patch (PATCH) or delete (DELETE) one stream.',
-    streamHandler(ctx),
-  );
-  server.register('/streams/{id}/stats', 'GET: the metrics of one stream.', streamStatsHandler(ctx));
-  server.register('/resources', 'GET: every shared resource, by type and name.', resourcesHandler(ctx));
-  server.register(
-    '/resources/{type}/{id}',
-    'Create or replace (POST), read (GET) or remove (DELETE) a shared resource.',
-    resourceHandler(ctx),
-  );
+  registerDeclared(register, STREAMS_ROUTE, streamsHandler(ctx));
+  registerDeclared(register, STREAM_ROUTE, streamHandler(ctx));
+  registerDeclared(register, STREAM_STATS_ROUTE, streamStatsHandler(ctx));
+  registerDeclared(register, STREAM_PAUSE_ROUTE, streamLifecycleHandler(ctx, 'pause'));
+  registerDeclared(register, STREAM_RESUME_ROUTE, streamLifecycleHandler(ctx, 'resume'));
+  registerDeclared(register, RESOURCES_ROUTE, resourcesHandler(ctx));
+  registerDeclared(register, RESOURCES_OF_TYPE_ROUTE, resourcesOfTypeHandler(ctx));
+  registerDeclared(register, RESOURCE_ROUTE, resourceHandler(ctx));
 }

@@ -1,5 +1,5 @@
 // REST handlers for shared resources: `POST /resources/{type}/{id}` creates or replaces (§3.6);
-// nekton decision 4 adds `GET /resources`, `GET` and `DELETE /resources/{type}/{id}`.
+// nekton decision 4 adds `GET /resources`, `GET /resources/{type}`, `GET` and `DELETE /resources/{type}/{id}`.
 import type { ServerResponse } from 'node:http';
 import { readComponentBodySliced } from '../config/api_body_sliced.js';
 import { scrubComponent } from '../config/scrub.js';
@@ -38,6 +38,18 @@ export function resourcesHandler(ctx: StreamsApiContext): EndpointHandler {
       out[kind] = {};
       for (const name of ctx.resources.names(kind)) out[kind][name] = configView(ctx, kind, name);
     }
+    sendJson(res, 200, out);
+  };
+}
+
+/** `/resources/{type}`: the resources of one type as `{id: config}`. */
+export function resourcesOfTypeHandler(ctx: StreamsApiContext): EndpointHandler {
+  return (req, res, params) => {
+    if (req.method !== 'GET') return sendVerbNotSupported(res, req.method);
+    const type = params.type ?? '';
+    if (!isResourceKind(type)) return sendError(res, 400, BAD_TYPE);
+    const out: Record<string, unknown> = {};
+    for (const name of [...ctx.resources.names(type)].sort()) out[name] = configView(ctx, type, name);
     sendJson(res, 200, out);
   };
 }

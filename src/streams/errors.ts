@@ -16,6 +16,14 @@ export class StreamExistsError extends Error {
   }
 }
 
+/** Pause or resume of a stream that has finished: 409. */
+export class StreamNotRunningError extends Error {
+  constructor(readonly id: string) {
+    super(`stream '${id}' has finished: there is nothing to pause or resume`);
+    this.name = 'StreamNotRunningError';
+  }
+}
+
 /** The manager was shut down: 502 `Error: type was closed` (the reference's wording). */
 export class ManagerClosedError extends Error {
   constructor() {

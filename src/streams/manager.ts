@@ -14,13 +14,16 @@ import type { InprocBus } from '../engine/inproc.js';
 import { noopMetrics } from '../engine/noop_metrics.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceKind } from '../engine/resources.js';
+import { registerDeclared } from '../engine/route_declaration.js';
 import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
+import { streamReadyRoute } from './api_routes.js';
 import {
   ManagerClosedError,
   StreamBuildError,
   StreamExistsError,
   StreamNotFoundError,
+  StreamNotRunningError,
   StreamStartError,
 } from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
@@ -241,6 +244,24 @@ export class StreamManager {
     await stream.dispose();
   }
 
+  /** Stops reading the stream's input (in-flight messages finish); false if it was already paused. */
+  pause(id: string): Promise<boolean> {
+    return this.locks.run(id, async () => this.runningStream(id).pause());
+  }
+
+  /** Reads the stream's input again; false if it was not paused. */
+  resume(id: string): Promise<boolean> {
+    return this.locks.run(id, async () => this.runningStream(id).resume());
+  }
+
+  private runningStream(id: string): Stream {
+    this.assertOpen();
+    const current = this.streams.get(id);
+    if (!current) throw new StreamNotFoundError(id);
+    if (!current.stream.active) throw new StreamNotRunningError(id);
+    return current.stream;
+  }
+
   delete(id: string, stopTimeoutMs?: number): Promise<void> {
     return this.locks.run(id, async () => {
       this.assertOpen();
@@ -424,11 +445,7 @@ export class StreamManager {
       );
       return;
     }
-    endpoints.registerExact(
-      path,
-      'Returns 200 when the stream is connected, 503 otherwise.',
-      readyHandler(stream),
-    );
+    registerDeclared(endpoints.registerExact.bind(endpoints), streamReadyRoute(path), readyHandler(stream));
   }
 
   /** After a failed update: start the previous config again, or keep the stopped entry with its error. */

@@ -12,6 +12,7 @@ import {
   StreamBuildError,
   StreamExistsError,
   StreamNotFoundError,
+  StreamNotRunningError,
 } from './errors.js';
 
 /**
@@ -77,6 +78,7 @@ export function sendFailure(res: ServerResponse, err: unknown): void {
     sendError(res, err.status, err.status === 413 ? err.message : `Error: ${err.message}`);
   } else if (err instanceof StreamNotFoundError) sendError(res, 404, err.message);
   else if (err instanceof StreamExistsError) sendError(res, 400, err.message);
+  else if (err instanceof StreamNotRunningError) sendError(res, 409, `Error: ${err.message}`);
   else if (err instanceof BadRequestError || err instanceof ConfigError)
     sendError(res, 400, `Error: ${err.message}`);
   else if (err instanceof ManagerClosedError || err instanceof StreamBuildError)

@@ -9,10 +9,11 @@ import type { Logger } from 'pino';
 import type { EndpointRegistrar } from '../engine/builder.js';
 import type { EndpointHandler } from '../engine/context.js';
 import { ConfigError } from '../engine/errors.js';
+import type { RouteDoc } from '../engine/route_declaration.js';
 
 /** The server side: HttpServer satisfies it. */
 export interface EndpointHost {
-  registerStreamEndpoint(path: string, description: string, handler: EndpointHandler): void;
+  registerStreamEndpoint(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void;
   unregisterStreamEndpoint(path: string): boolean;
   /** The server's own route (built-ins, streams API) answering `path`; it wins over any stream's. */
   ownRouteFor(path: string): string | undefined;
@@ -22,6 +23,7 @@ interface Claim {
   owner: StreamEndpoints;
   description: string;
   handler: EndpointHandler;
+  doc?: RouteDoc;
 }
 
 export interface StreamEndpointTableOptions {
@@ -58,7 +60,13 @@ export class StreamEndpointTable {
     return this.options.host?.ownRouteFor(path);
   }
 
-  claim(owner: StreamEndpoints, path: string, description: string, handler: EndpointHandler): void {
+  claim(
+    owner: StreamEndpoints,
+    path: string,
+    description: string,
+    handler: EndpointHandler,
+    doc?: RouteDoc,
+  ): void {
     const { host, logger } = this.options;
     if (!host) throw new ConfigError(`no HTTP server is available for endpoint ${path}`);
     const route = this.reservedBy(path);
@@ -69,9 +77,9 @@ export class StreamEndpointTable {
     const claims = this.claims.get(path) ?? [];
     const previous = claims.at(-1)?.owner;
     const kept = claims.filter((c) => c.owner !== owner);
-    kept.push({ owner, description, handler });
+    kept.push({ owner, description, handler, doc });
     this.claims.set(path, kept);
-    host.registerStreamEndpoint(path, description, handler);
+    host.registerStreamEndpoint(path, description, handler, doc);
     if (previous && previous !== owner) {
       logger?.warn(
         `endpoint ${path}: stream ${owner.id} takes it over from stream ${previous.id}, which serves it again when ${owner.id} releases it`,
@@ -91,7 +99,7 @@ export class StreamEndpointTable {
         this.options.host?.unregisterStreamEndpoint(path);
       } else if (index === claims.length) {
         // The one being served went: hand the path back to the newest remaining claimant.
-        this.options.host?.registerStreamEndpoint(path, next.description, next.handler);
+        this.options.host?.registerStreamEndpoint(path, next.description, next.handler, next.doc);
         this.options.logger?.info(`endpoint ${path}: served by stream ${next.owner.id} again`);
       }
     }
@@ -107,13 +115,13 @@ export class StreamEndpoints implements EndpointRegistrar {
     readonly id: string,
   ) {}
 
-  register(path: string, description: string, handler: EndpointHandler): void {
-    this.registerExact(this.table.resolve(this.id, path), description, handler);
+  register(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void {
+    this.registerExact(this.table.resolve(this.id, path), description, handler, doc);
   }
 
   /** Registers a path as given (the manager's own `/<id>/ready`). */
-  registerExact(path: string, description: string, handler: EndpointHandler): void {
-    this.table.claim(this, path, description, handler);
+  registerExact(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void {
+    this.table.claim(this, path, description, handler, doc);
     if (!this.paths.includes(path)) this.paths.push(path);
   }
 

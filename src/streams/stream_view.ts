@@ -4,6 +4,7 @@ import type { SchemaProvider } from '../config/schema.js';
 import { scrubStreamConfig } from '../config/scrub.js';
 import type { ManagedStream, StreamStatus } from './managed_stream.js';
 import { streamStatus } from './managed_stream.js';
+import { type StreamStateView, streamState } from './stream_state.js';
 
 export interface StreamSummary {
   active: boolean;
@@ -12,7 +13,7 @@ export interface StreamSummary {
   uptime_str: string;
 }
 
-export interface StreamDetail extends StreamSummary {
+export interface StreamDetail extends StreamSummary, StreamStateView {
   config: unknown;
   status: StreamStatus;
 }
@@ -28,5 +29,5 @@ export function streamSummary(entry: ManagedStream): StreamSummary {
  */
 export function streamDetail(entry: ManagedStream, provider: SchemaProvider): StreamDetail {
   const config = scrubStreamConfig(entry.posted ?? null, provider);
-  return { ...streamSummary(entry), config, status: streamStatus(entry) };
+  return { ...streamSummary(entry), config, status: streamStatus(entry), ...streamState(entry) };
 }

@@ -9,11 +9,12 @@ import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { formatDuration } from '../../config/duration.js';
 import { scrubSecretText } from '../../config/secret_text.js';
 import { idProblem } from '../../config/stream_id.js';
-import type { EndpointHandler } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
+import { type RegisterRoute, registerDeclared } from '../../engine/route_declaration.js';
 import { readBody } from '../../listener/body.js';
 import { sendError, sendJson } from '../../listener/respond.js';
 import { UnknownMemberFields } from './dynamic_member.js';
+import { dynamicRoutes } from './dynamic_routes.js';
 
 export interface DynamicHooks {
   /** Builds the member from a POSTed body and installs it (replacing any); throws to answer 502. */
@@ -22,7 +23,7 @@ export interface DynamicHooks {
   remove(id: string): Promise<void>;
 }
 
-export type RegisterEndpoint = (path: string, description: string, handler: EndpointHandler) => void;
+export type RegisterEndpoint = RegisterRoute;
 
 /** POST bodies larger than this are refused. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -63,17 +64,10 @@ export class DynamicCrud {
   }
 
   register(register: RegisterEndpoint, prefix: string): void {
-    const base = dynamicBasePath(prefix, this.collection);
-    const noun = this.collection === 'inputs' ? 'input' : 'output';
-    register(base, `List the dynamic ${noun}s with their uptime and config.`, (req, res) =>
-      this.list(req, res),
-    );
-    register(`${base}/{id}`, `Read (GET), set (POST) or remove (DELETE) a dynamic ${noun}.`, (req, res, p) =>
-      this.item(req, res, p.id ?? ''),
-    );
-    register(`${base}/{id}/uptime`, `How long a dynamic ${noun} has been running.`, (req, res, p) =>
-      this.uptime(req, res, p.id ?? ''),
-    );
+    const [list, item, uptime] = dynamicRoutes(dynamicBasePath(prefix, this.collection), this.collection);
+    registerDeclared(register, list, (req, res) => this.list(req, res));
+    registerDeclared(register, item, (req, res, p) => this.item(req, res, p.id ?? ''));
+    registerDeclared(register, uptime, (req, res, p) => this.uptime(req, res, p.id ?? ''));
   }
 
   list(_req: IncomingMessage, res: ServerResponse): void {

@@ -116,7 +116,7 @@ output:
         await input.set(id, member.config, member.stored);
       }
       input.crud.register(
-        (path, description, handler) => ctx.registerEndpoint(path, description, handler),
+        (path, description, handler, doc) => ctx.registerEndpoint(path, description, handler, doc),
         config.prefix,
       );
     } catch (err) {

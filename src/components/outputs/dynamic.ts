@@ -160,7 +160,7 @@ output:
         await output.set(id, member.config, member.stored);
       }
       output.crud.register(
-        (path, description, handler) => ctx.registerEndpoint(path, description, handler),
+        (path, description, handler, doc) => ctx.registerEndpoint(path, description, handler, doc),
         config.prefix,
       );
     } catch (err) {
