@@ -25,6 +25,7 @@ import {
 } from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
 import type { ManagedStream } from './managed_stream.js';
+import { observeResourceProcessors } from './observed_resources.js';
 import { canOverlap } from './overlap.js';
 import { DEFAULT_START_CHECK_MS, firstConnectFailure } from './start_check.js';
 import { type EndpointHost, type StreamEndpoints, StreamEndpointTable } from './stream_endpoints.js';
@@ -379,7 +380,9 @@ export class StreamManager {
       registry: this.options.registry,
       logger,
       metrics,
-      resources: trackResourceUse(this.options.resources, usage),
+      resources: observeResourceProcessors(trackResourceUse(this.options.resources, usage), (name) =>
+        metrics.scope({ label: name, path: 'root.processor_resources', stream: id }),
+      ),
       inproc: this.options.inproc,
       endpoints,
       streamId: id,
