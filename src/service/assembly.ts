@@ -1,7 +1,7 @@
 // The service both modes run in, assembled once: the logger, the metrics registry (exported when
 // the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
-// the shared resources. The config's `tracer` section is linted, but no tracer is built: nekton
-// has none yet, so there is nothing to assemble for it.
+// the shared resources. No tracer is built: nekton has none yet, and lint refuses every tracer
+// but `none`.
 import type { Logger } from 'pino';
 import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
