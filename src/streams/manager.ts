@@ -25,7 +25,7 @@ import {
 } from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
 import type { ManagedStream } from './managed_stream.js';
-import { observeResourceProcessors } from './observed_resources.js';
+import { observeResourceUse } from './observed_resources.js';
 import { canOverlap } from './overlap.js';
 import { DEFAULT_START_CHECK_MS, firstConnectFailure } from './start_check.js';
 import { type EndpointHost, type StreamEndpoints, StreamEndpointTable } from './stream_endpoints.js';
@@ -380,8 +380,8 @@ export class StreamManager {
       registry: this.options.registry,
       logger,
       metrics,
-      resources: observeResourceProcessors(trackResourceUse(this.options.resources, usage), (name) =>
-        metrics.scope({ label: name, path: 'root.processor_resources', stream: id }),
+      resources: observeResourceUse(trackResourceUse(this.options.resources, usage), (kind, name) =>
+        metrics.scope({ label: name, path: `root.${kind}_resources`, stream: id }),
       ),
       inproc: this.options.inproc,
       endpoints,

@@ -70,6 +70,30 @@ describe('streams mode observability', () => {
     }
   });
 
+  it('counts input and output resources read and written by a stream under that stream', async () => {
+    const svc = await startService({
+      observabilityYaml: `${HTTP}logger:\n  level: OFF\nmetrics:\n  json_api: {}\ninput_resources:\n  - label: gen\n    generate: {mapping: 'root = "a"', interval: 10ms}\noutput_resources:\n  - label: sink\n    drop: {}\n`,
+    });
+    try {
+      const body = JSON.stringify({ input: { resource: 'gen' }, output: { resource: 'sink' } });
+      assert.equal((await send(svc, 'POST', '/streams/foo', body)).status, 200);
+      const stats = await waitFor(async () => {
+        const got = json(await send(svc, 'GET', '/streams/foo/stats'));
+        return (got['output_sent{label="sink",path="root.output_resources",stream="foo"}'] as number) > 0
+          ? got
+          : undefined;
+      });
+      assert.ok(
+        (stats['input_received{label="gen",path="root.input_resources",stream="foo"}'] as number) > 0,
+      );
+      assert.ok(
+        (stats['output_batch_sent{label="sink",path="root.output_resources",stream="foo"}'] as number) > 0,
+      );
+    } finally {
+      await svc.stop();
+    }
+  });
+
   it('exports process series only with add_process_metrics, and maps every stream series', async () => {
     const plain = await startService({ observabilityYaml: `${HTTP}logger:\n  level: OFF\n` });
     try {
