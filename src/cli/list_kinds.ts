@@ -67,7 +67,7 @@ export function namesOf(
     case 'metrics':
       return [...METRICS_TYPES].sort();
     case 'tracers':
-      // Tracer configs are accepted (linted) but nekton traces nothing: `none` is what runs.
+      // nekton traces nothing yet: `none` is what runs (lint refuses the others).
       return ['none'];
     case 'bloblang-functions':
       return functionNames();

@@ -1,6 +1,9 @@
-// The process logger: pino, writing Benthos-style logfmt (default) or JSON lines to stderr.
+// The process logger: pino, writing Benthos-style logfmt (default) or JSON lines to stderr, or to
+// `logger.file` (rotated when asked).
 import { type Logger, type LoggerOptions, pino } from 'pino';
 import { scrubSecretText } from '../config/secret_text.js';
+import { ConfigError, errorMessage } from './errors.js';
+import { type LineSink, type LogFileConfig, openLogFile } from './log_file.js';
 import { PINO_LEVELS } from './log_levels.js';
 
 export interface LoggerConfig {
@@ -11,6 +14,8 @@ export interface LoggerConfig {
   timestamp_name?: string;
   message_name?: string;
   level_name?: string;
+  /** A non-empty path writes the log there instead of stderr. */
+  file?: LogFileConfig;
 }
 
 export const DEFAULT_LOGGER_CONFIG: LoggerConfig = {
@@ -39,7 +44,7 @@ function logfmtValue(value: unknown): string {
 }
 
 /** A pino destination that rewrites each JSON line as logfmt. */
-function logfmtStream(out: NodeJS.WritableStream, names: { time: string; msg: string; level: string }) {
+function logfmtStream(out: LineSink, names: { time: string; msg: string; level: string }) {
   return {
     write(line: string): void {
       const record = JSON.parse(line) as Record<string, unknown>;
@@ -57,15 +62,32 @@ function logfmtStream(out: NodeJS.WritableStream, names: { time: string; msg: st
   };
 }
 
-export function createLogger(
-  config: Partial<LoggerConfig> = {},
-  out: NodeJS.WritableStream = process.stderr,
-): Logger {
+function openFileOrRefuse(file: LogFileConfig): LineSink {
+  try {
+    return openLogFile(file);
+  } catch (err) {
+    throw new ConfigError(`logger.file.path: cannot write to ${file.path}: ${errorMessage(err)}`);
+  }
+}
+
+/** Throws when `file.path` cannot be opened for writing. */
+export function createLogger(config: Partial<LoggerConfig> = {}, stderr: LineSink = process.stderr): Logger {
   const merged = { ...DEFAULT_LOGGER_CONFIG, ...config };
+  const out = merged.file?.path ? openFileOrRefuse(merged.file) : stderr;
+  const names = {
+    time: merged.timestamp_name ?? 'time',
+    msg: merged.message_name ?? 'msg',
+    level: merged.level_name ?? 'level',
+  };
+  const json = merged.format === 'json';
+  // logfmt renames `time` as it writes; JSON lines carry the configured name from the start.
+  const timeKey = json ? names.time : 'time';
   const options: LoggerOptions = {
     level: pinoLevel(merged.level),
     base: { ...merged.static_fields },
-    timestamp: merged.add_timestamp ? pino.stdTimeFunctions.isoTime : false,
+    timestamp: merged.add_timestamp
+      ? () => `,${JSON.stringify(timeKey)}:"${new Date().toISOString()}"`
+      : false,
     // A connector error can quote a URL or DSN with its password: no log line carries one.
     hooks: {
       logMethod(args, method) {
@@ -73,12 +95,7 @@ export function createLogger(
       },
     },
   };
-  const names = {
-    time: merged.timestamp_name ?? 'time',
-    msg: merged.message_name ?? 'msg',
-    level: merged.level_name ?? 'level',
-  };
-  if (merged.format === 'json') {
+  if (json) {
     options.messageKey = names.msg;
     options.formatters = { level: (label) => ({ [names.level]: label }) };
     return pino(options, out === process.stderr ? pino.destination({ dest: 2, sync: true }) : out);

@@ -27,6 +27,15 @@ export class LogHistogram {
     counts[bucket - this.offset] += times;
   }
 
+  /** Forgets every observation (the logger exporter's `flush_metrics`). */
+  reset(): void {
+    this.count = 0;
+    this.sum = 0;
+    this.min = Number.POSITIVE_INFINITY;
+    this.max = Number.NEGATIVE_INFINITY;
+    this.counts = undefined;
+  }
+
   /** The value at quantile q (0..1), or 0 with no observations. */
   quantile(q: number): number {
     const counts = this.counts;

@@ -1,18 +1,22 @@
 // The process's metrics: scopes handed to components, the `/metrics` handler (Prometheus text or the
-// json_api object), and the per-stream view behind `/streams/{id}/stats`.
+// json_api object) or a push exporter (statsd, influxdb, logger), `metrics.mapping` applied to every
+// series as it is made, and the per-stream view behind `/streams/{id}/stats`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
 import type { Metric, Registry } from 'prom-client';
 import type { Counter, EndpointHandler, Gauge, MetricsScope, Timer } from '../engine/context.js';
 import { ConfigError } from '../engine/errors.js';
 import { sendJson } from '../listener/respond.js';
 import { MetricFamily } from './family.js';
 import { renderLabels, sortLabels } from './labels.js';
+import { MetricMapping } from './mapping.js';
 import { NOOP_SCOPE } from './noop.js';
+import { PUSH_TYPES, type PushSchedule, type PushType, startPushExporter } from './push/index.js';
 import { createSeries, type MetricKind, type Series } from './series.js';
 
-export type MetricsType = 'prometheus' | 'json_api' | 'none';
-export const METRICS_TYPES: readonly MetricsType[] = ['prometheus', 'json_api', 'none'];
+export type MetricsType = 'prometheus' | 'json_api' | 'none' | PushType;
+export const METRICS_TYPES: readonly MetricsType[] = ['prometheus', 'json_api', 'none', ...PUSH_TYPES];
 
 export interface MetricsRegistryOptions {
   /** One of METRICS_TYPES (a plain string so a normalised config section can be passed as is). */
@@ -24,6 +28,12 @@ export interface MetricsRegistryOptions {
    * (stats, logs) but the Prometheus exporter, ~80 modules of start-up, is never loaded. Default true.
    */
   exported?: boolean;
+  /** The exporter's own settings, normalised (statsd, influxdb and logger read theirs). */
+  settings?: unknown;
+  /** `metrics.mapping`: Bloblang over each metric's name and labels; empty for none. */
+  mapping?: string;
+  /** Where mapping failures and push failures are logged (and the `logger` exporter writes). */
+  logger?: Logger;
 }
 
 // prom-client is CommonJS: required when an exporter is made, so unexported runs never load it.
@@ -55,6 +65,8 @@ export interface MetricsRegistry {
   streamStats(streamId: string): StreamStats;
   /** Forgets every series of the stream (deleted or replaced streams must not leak or keep counting). */
   removeStream(streamId: string): void;
+  /** Stops a push exporter after a last push (nothing to do for the others). */
+  close(): Promise<void>;
 }
 
 /** Throws a ConfigError for a type nekton does not export to. */
@@ -64,11 +76,23 @@ export function createMetricsRegistry(options: MetricsRegistryOptions): MetricsR
       `metrics type ${options.type} is not supported (use one of ${METRICS_TYPES.join(', ')})`,
     );
   }
-  return new SeriesStore(
+  const mapping = options.mapping ? new MetricMapping(options.mapping, options.logger) : undefined;
+  const store = new SeriesStore(
     options.type as MetricsType,
     options.processMetrics ?? true,
     options.exported ?? true,
+    mapping,
   );
+  if ((PUSH_TYPES as readonly string[]).includes(options.type))
+    store.pushWith(
+      startPushExporter(
+        options.type as PushType,
+        options.settings,
+        () => store.allFamilies(),
+        options.logger,
+      ),
+    );
+  return store;
 }
 
 interface IndexedSeries {
@@ -83,8 +107,14 @@ class SeriesStore implements MetricsRegistry {
   /** stream id → stats key → series, so stats and removal never scan other streams. */
   private readonly byStream = new Map<string, Map<string, IndexedSeries>>();
   private readonly exporter: Registry | undefined;
+  private pusher: PushSchedule | undefined;
 
-  constructor(type: MetricsType, processMetrics: boolean, exported: boolean) {
+  constructor(
+    type: MetricsType,
+    processMetrics: boolean,
+    exported: boolean,
+    private readonly mapping: MetricMapping | undefined,
+  ) {
     this.type = type;
     if (type === 'prometheus' && exported) {
       const { Registry: PromRegistry, collectDefaultMetrics } =
@@ -103,6 +133,18 @@ class SeriesStore implements MetricsRegistry {
     }
   }
 
+  pushWith(pusher: PushSchedule): void {
+    this.pusher = pusher;
+  }
+
+  allFamilies(): Iterable<MetricFamily> {
+    return this.families.values();
+  }
+
+  async close(): Promise<void> {
+    await this.pusher?.close();
+  }
+
   scope(base: BaseLabels): MetricsScope {
     // With `none`, only stream metrics are kept: `/streams/{id}/stats` reports them regardless of exporter.
     if (this.type === 'none' && base.stream === undefined) return NOOP_SCOPE;
@@ -115,11 +157,19 @@ class SeriesStore implements MetricsRegistry {
     base: BaseLabels,
     extra: Record<string, string> | undefined,
   ): Series {
-    const all: Record<string, string> = { ...extra, label: base.label, path: base.path };
+    let given = name;
+    let all: Record<string, string> = { ...extra, label: base.label, path: base.path };
     if (base.stream !== undefined) all.stream = base.stream;
+    if (this.mapping) {
+      const mapped = this.mapping.apply(name, all);
+      // Dropped by the mapping: the caller still counts, into a series no exporter reads.
+      if (mapped === undefined) return createSeries(kind, all, '');
+      given = mapped.name;
+      all = mapped.labels;
+    }
     const labels = sortLabels(all);
     const rendered = renderLabels(labels);
-    const metricName = sanitiseMetricName(name);
+    const metricName = sanitiseMetricName(given);
     const family = this.familyFor(metricName, kind);
     // A name already used with another type cannot be exported; the caller still gets a working series.
     if (!family) return createSeries(kind, labels, rendered);

@@ -1,11 +1,12 @@
 // The service both modes run in, assembled once: the logger, the metrics registry (exported when
 // the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
-// the shared resources. The config's `tracer` section is linted, but no tracer is built: nekton
-// has none yet, so there is nothing to assemble for it.
+// the shared resources. No tracer is built: nekton has none yet, and lint refuses every tracer
+// but `none`.
 import type { Logger } from 'pino';
 import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
+import type { ComponentConfig } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import { MemoryInprocBus } from '../engine/inproc.js';
 import type { UndeliveredCount } from '../engine/input_wrapper.js';
@@ -14,7 +15,11 @@ import type { Registry } from '../engine/registry.js';
 import { ResourceManager } from '../engine/resources.js';
 import { stopController } from '../engine/stop_signal.js';
 import { HttpServer, type HttpTimeouts } from '../http/server.js';
-import { createMetricsRegistry, type MetricsRegistry } from '../metrics/index.js';
+import {
+  createMetricsRegistry,
+  type MetricsRegistry,
+  type MetricsRegistryOptions,
+} from '../metrics/index.js';
 import { buildResources } from './build_resources.js';
 
 export interface ServiceOptions {
@@ -61,7 +66,7 @@ export function assembleService(options: ServiceOptions): Service {
     options.logLevel ? { ...config.logger, level: options.logLevel } : config.logger,
   );
   for (const warning of options.startupWarnings ?? []) logger.warn(warning);
-  const metrics = createMetricsRegistry({ type: config.metrics.type, exported: config.http.enabled });
+  const metrics = createMetricsRegistry(metricsOptions(config.metrics, config.http.enabled, logger));
   const http = inSourceSync(
     source,
     () =>
@@ -102,7 +107,23 @@ export function assembleService(options: ServiceOptions): Service {
       await resources.closeAll().catch((err) => logger.warn(`closing resources: ${errorMessage(err)}`));
       abort.abort();
       await http.close();
+      await metrics.close();
     },
+  };
+}
+
+/** The registry's options from the `metrics` section: its exporter, settings and mapping. */
+function metricsOptions(section: ComponentConfig, exported: boolean, logger: Logger): MetricsRegistryOptions {
+  const settings = (section.config ?? {}) as Record<string, unknown>;
+  const written = section.raw as { mapping?: unknown } | undefined;
+  return {
+    type: section.type,
+    exported,
+    settings,
+    // As the reference: process series only when asked for (prometheus' add_process_metrics).
+    processMetrics: settings.add_process_metrics === true,
+    mapping: typeof written?.mapping === 'string' ? written.mapping : undefined,
+    logger,
   };
 }
 

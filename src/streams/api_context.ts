@@ -1,4 +1,5 @@
 // What the REST handlers share: the manager, config checking, and the shared resources.
+import type { Logger } from 'pino';
 import type { BloblangChecker } from '../config/bloblang_check.js';
 import type { EnvLookup } from '../config/env_interpolation.js';
 import type { SchemaProvider } from '../config/schema.js';
@@ -20,4 +21,6 @@ export interface StreamsApiContext {
   resources: ResourceManager;
   /** Builds resource components (process-wide: no stream id, endpoints unprefixed). */
   resourceBuilder: ComponentBuilder;
+  /** Logs each stream the API creates, updates or deletes. */
+  logger: Logger;
 }

@@ -45,8 +45,11 @@ export function streamsHandler(ctx: StreamsApiContext): EndpointHandler {
     if (req.method !== 'POST') return sendError(res, 400, 'Error: method not supported');
     const text = await readText(req, ctx.bodyLimitBytes);
     const wanted = await parseStreamsBody(ctx, text, isChilled(queryOf(req)));
+    const before = new Set(ctx.manager.entries().map((entry) => entry.id));
     const failures = await ctx.manager.replaceAll(wanted);
     if (failures.length > 0) return sendError(res, 400, `Error: ${failures.join('\n')}`);
+    for (const id of before) if (!wanted.has(id)) logChange(ctx, id, 'deleted');
+    for (const id of wanted.keys()) logChange(ctx, id, before.has(id) ? 'updated' : 'created');
     sendOk(res);
   });
 }
@@ -89,11 +92,13 @@ export function streamHandler(ctx: StreamsApiContext): EndpointHandler {
         assertValidId(id);
         const definition = await readDefinition(ctx, req, isChilled(query));
         await manager.create(id, definition);
+        logChange(ctx, id, 'created');
         return sendOk(res);
       }
       case 'PUT': {
         const definition = await readDefinition(ctx, req, isChilled(query));
         await manager.update(id, definition, stopTimeoutOf(query));
+        logChange(ctx, id, 'updated');
         return sendOk(res);
       }
       case 'PATCH': {
@@ -105,15 +110,21 @@ export function streamHandler(ctx: StreamsApiContext): EndpointHandler {
           (stored) => mergedDefinition(ctx, stored, patch, chilled),
           stopTimeoutOf(query),
         );
+        logChange(ctx, id, 'updated');
         return sendOk(res);
       }
       case 'DELETE':
         await manager.delete(id, stopTimeoutOf(query));
+        logChange(ctx, id, 'deleted');
         return sendOk(res);
       default:
         return sendVerbNotSupported(res, req.method);
     }
   });
+}
+
+function logChange(ctx: StreamsApiContext, id: string, change: 'created' | 'updated' | 'deleted'): void {
+  ctx.logger.info({ stream: id }, `stream ${id} ${change} through the API`);
 }
 
 /** A POST/PUT body: env interpolation, YAML, lint gate (unless chilled), conversion. */

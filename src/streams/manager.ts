@@ -28,6 +28,7 @@ import {
 } from './errors.js';
 import { KeyedLock } from './keyed_lock.js';
 import type { ManagedStream } from './managed_stream.js';
+import { observeResourceUse } from './observed_resources.js';
 import { canOverlap } from './overlap.js';
 import { DEFAULT_START_CHECK_MS, firstConnectFailure } from './start_check.js';
 import { type EndpointHost, type StreamEndpoints, StreamEndpointTable } from './stream_endpoints.js';
@@ -400,7 +401,9 @@ export class StreamManager {
       registry: this.options.registry,
       logger,
       metrics,
-      resources: trackResourceUse(this.options.resources, usage),
+      resources: observeResourceUse(trackResourceUse(this.options.resources, usage), (kind, name) =>
+        metrics.scope({ label: name, path: `root.${kind}_resources`, stream: id }),
+      ),
       inproc: this.options.inproc,
       endpoints,
       streamId: id,

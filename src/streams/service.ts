@@ -126,6 +126,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
         bodyQueue: new KeyedLock(),
         resources,
         resourceBuilder,
+        logger,
       },
       { api: options.api },
     );

@@ -175,8 +175,8 @@ describe('metrics type json_api', () => {
 describe('unsupported metrics types', () => {
   it('are refused with a config error naming the supported ones', () => {
     assert.throws(
-      () => createMetricsRegistry({ type: 'statsd' }),
-      /metrics type statsd is not supported \(use one of prometheus, json_api, none\)/,
+      () => createMetricsRegistry({ type: 'aws_cloudwatch' }),
+      /metrics type aws_cloudwatch is not supported \(use one of prometheus, json_api, none, statsd, influxdb, logger\)/,
     );
   });
 });

@@ -30,7 +30,9 @@ function driveStages(run: StageRun): Batch[] | Promise<Batch[]> {
 
 /** The branch inside a processor resource, or null when the resource is not a branch. */
 function branchOf(p: Processor): BranchProcessor | null {
-  const inner = p instanceof ObservedProcessor ? p.inner : p;
+  let inner = p;
+  // A stream's view of a resource wraps it once more (streams/observed_resources.ts).
+  while (inner instanceof ObservedProcessor) inner = inner.inner;
   return inner instanceof BranchProcessor ? inner : null;
 }
 
