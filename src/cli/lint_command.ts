@@ -1,7 +1,7 @@
 // `nekton lint PATH...`: prints `FILE(line,col) message` per problem; exit 1 if any file has one.
 // PATH is a file, a glob, a directory or `dir/...` (see lint_targets.ts). The reference's flags:
 // --deprecated, --labels, --skip-env-var-check, --verbose (`FILE: OK|FAILED` per file first).
-import { registry } from '../components/registry.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { ConfigError } from '../engine/errors.js';
@@ -21,7 +21,7 @@ export async function lintFiles(
   options: GlobalOptions,
   flags: LintFlags = {},
 ): Promise<number> {
-  const provider = schemaProvider(registry);
+  const provider = schemaProvider(processRegistry());
   const problems: string[] = [];
   const verdicts: string[] = [];
   const report = (err: unknown): string[] => {

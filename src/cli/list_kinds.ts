@@ -3,7 +3,7 @@
 // Importing the public face registers every Bloblang function and method.
 import '../bloblang/index.js';
 import { functionNames, methodNames } from '../bloblang/library.js';
-import { registry } from '../components/registry.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import type { ComponentKind, ComponentStatus } from '../config/spec.js';
 import { METRICS_TYPES } from '../metrics/index.js';
 
@@ -52,7 +52,7 @@ export function componentKindOf(kind: ListKind): ComponentKind | undefined {
 export function namesOf(kind: ListKind, status?: ComponentStatus): string[] {
   const component = COMPONENT_OF[kind];
   if (component) {
-    return registry
+    return processRegistry()
       .list(component)
       .filter((s) => status === undefined || s.status === status)
       .map((s) => s.name)

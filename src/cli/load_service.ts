@@ -1,7 +1,7 @@
 // Loads the service config for `nekton -c`/`run`: the main file and `-r` resource files, the lint
 // gate, one-line errors, timing fields.
 import { dirname, resolve } from 'node:path';
-import { registry } from '../components/registry.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { type ConfigSource, rootDurationMs } from '../config/config_source.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
@@ -28,7 +28,7 @@ export interface LoadedService {
 
 /** Returns the loaded service, or undefined after printing why it cannot run. */
 export async function loadService(file: string, options: GlobalOptions): Promise<LoadedService | undefined> {
-  const provider = schemaProvider(registry);
+  const provider = schemaProvider(processRegistry());
   const loaded = await loadConfigFile(file, { provider, sets: options.set, envFiles: options.envFile });
   const resourceFiles = await loadResourceFiles(options.resources, { provider, envFiles: options.envFile });
   const lints = [...loaded.lints, ...resourceFiles.flatMap((f) => f.lints)];

@@ -2,7 +2,7 @@
 // is exhausted (exit 0) or a signal stops it (exit 0 when everything in flight was delivered,
 // 1 when the stop had to nack messages to their source).
 import type { Logger } from 'pino';
-import { registry } from '../components/registry.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { inSource } from '../config/config_source.js';
 import { ComponentBuilder } from '../engine/builder.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
@@ -21,7 +21,7 @@ export async function runNormalMode(loaded: LoadedService): Promise<number> {
   const service = assembleService({
     config,
     source,
-    registry,
+    registry: processRegistry(),
     baseDir: loaded.baseDir,
     sanitisedConfig: () => loaded.sanitised,
     logLevel: loaded.logLevel,

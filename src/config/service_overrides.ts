@@ -28,6 +28,12 @@ export const SERVICE_OVERRIDES: FieldOverride[] = [
   },
   // nekton parses this duration: lint checks it at its line instead of the run failing at start.
   { path: 'shutdown_timeout', set: { check: 'duration' } },
+  // nekton's own: plugin modules (paths relative to the config file, or package names) loaded
+  // before the config is linted, so their components lint and build like built-ins.
+  {
+    path: 'shutdown_timeout',
+    insertAfter: [{ name: 'plugins', type: 'string', kind: 'array', default: [], advanced: true }],
+  },
   // With no config nekton reads stdin and writes stdout (the reference: inproc and reject).
   { path: 'input', set: { default: { stdin: {} } } },
   { path: 'output', set: { default: { stdout: {} } } },

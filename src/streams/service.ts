@@ -2,7 +2,7 @@
 // shared resources: service/assembly.ts, as in normal mode), the stream manager with its REST API,
 // and the streams from files. `stop()` is §4.7's shutdown.
 import type { Logger } from 'pino';
-import { registry as builtinRegistry } from '../components/registry.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { rootDurationMs } from '../config/config_source.js';
 import { envLookup } from '../config/env_interpolation.js';
 import { schemaProvider } from '../config/schema.js';
@@ -66,7 +66,7 @@ export interface StreamsService {
 
 /** Starts streams mode; throws a ConfigError with the reason when it cannot (nothing is left running). */
 export async function startStreamsService(options: StreamsCommandOptions): Promise<StreamsService> {
-  const registry = options.registry ?? builtinRegistry;
+  const registry = options.registry ?? processRegistry();
   const provider = schemaProvider(registry);
   const observability = await loadObservability({
     path: options.observability,

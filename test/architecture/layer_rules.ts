@@ -16,6 +16,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['metrics'],
   ['http', 'playground'],
   ['service'],
+  ['plugins'],
+  ['api'],
   ['streams'],
   ['cli'],
 ];

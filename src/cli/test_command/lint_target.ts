@@ -1,7 +1,7 @@
 // Lints a config before its tests run, as the reference does: a lint fails the target even when
 // every case passes. Environment variables are not checked (each case may set its own).
 import { readFile } from 'node:fs/promises';
-import { registry } from '../../components/registry.js';
+import { processRegistry } from '../../plugins/process_registry.js';
 import { interpolateEnv } from '../../config/env_interpolation.js';
 import { formatApiLint } from '../../config/lint.js';
 import { lintServiceConfig } from '../../config/lint_config.js';
@@ -26,7 +26,7 @@ export async function lintTarget(path: string): Promise<string[]> {
   }
   try {
     const parsed = parseYaml(interpolated.text, path);
-    return lintServiceConfig(parsed, { provider: schemaProvider(registry) }).map(formatApiLint);
+    return lintServiceConfig(parsed, { provider: schemaProvider(processRegistry()) }).map(formatApiLint);
   } catch (err) {
     if (err instanceof PositionedConfigError) return err.problems.map(formatApiLint);
     return [`(1,1) ${errorMessage(err)}`];

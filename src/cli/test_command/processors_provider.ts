@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { parseMapping } from '../../bloblang/index.js';
-import { registry } from '../../components/registry.js';
+import { processRegistry } from '../../plugins/process_registry.js';
 import { inSource } from '../../config/config_source.js';
 import { isPlainObject, normaliseComponent } from '../../config/normalise.js';
 import { PositionedConfigError } from '../../config/positioned_error.js';
@@ -40,7 +40,7 @@ export interface ProviderOptions {
 }
 
 let provider: SchemaProvider | undefined;
-const schemas = () => (provider ??= schemaProvider(registry));
+const schemas = () => (provider ??= schemaProvider(processRegistry()));
 
 export async function provideProcessors(
   testCase: TestCase,
@@ -110,7 +110,7 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   const abort = new AbortController();
   const resources = new ResourceManager();
   const env: EngineEnv = {
-    registry,
+    registry: processRegistry(),
     logger: options.logger,
     metrics: noopMetrics,
     resources,

@@ -1,0 +1,45 @@
+// Everything the package root exports, as one object: the CLI hands the same object to plugins
+// (plugin_host.ts) so a plugin always registers into the nekton that loads it.
+import { BloblangParseError, MappingError } from '../bloblang/index.js';
+import { defineComponent, defineRootComponent, field } from '../config/spec.js';
+import { ConfigError } from '../engine/errors.js';
+import { installPluginHost } from '../plugins/plugin_host.js';
+import { parseMapping } from './mapping.js';
+import { Message } from './message.js';
+import {
+  registerBatchProcessor,
+  registerBloblangFunction,
+  registerBloblangMethod,
+  registerCache,
+  registerInput,
+  registerOutput,
+  registerProcessor,
+  registerRateLimit,
+} from './register.js';
+import { Stream, StreamBuilder } from './stream_builder.js';
+
+const api = {
+  StreamBuilder,
+  Stream,
+  Message,
+  field,
+  defineComponent,
+  defineRootComponent,
+  registerInput,
+  registerOutput,
+  registerProcessor,
+  registerBatchProcessor,
+  registerCache,
+  registerRateLimit,
+  registerBloblangFunction,
+  registerBloblangMethod,
+  parseMapping,
+  ConfigError,
+  BloblangParseError,
+  MappingError,
+};
+
+export type NektonApi = typeof api;
+
+/** The API in use in this process: this one, unless a copy of nekton loaded earlier installed its own. */
+export const nekton: NektonApi = installPluginHost(api);
