@@ -33,7 +33,7 @@ export type Message = import('./message.js').Message;
 export type ConfigError = import('../engine/errors.js').ConfigError;
 export type BloblangParseError = import('../bloblang/errors.js').BloblangParseError;
 export type MappingError = import('../bloblang/errors.js').MappingError;
-export type { NektonApi } from './public_api.js';
+export type { AnyField, ComponentStatus, ConfigOf, FieldOptions, FieldSpec } from '../config/spec.js';
 export type { ConsumerFunc, ProducerFunc } from './func_components.js';
 export type { CompiledMapping } from './mapping.js';
 export type { Content } from './message.js';
@@ -51,5 +51,5 @@ export type {
   PluginRead,
   ProcessResult,
 } from './plugin_shapes.js';
+export type { NektonApi } from './public_api.js';
 export type { BloblangFunctionDefinition, BloblangMethodDefinition, BloblangParam } from './register.js';
-export type { AnyField, ComponentStatus, ConfigOf, FieldOptions, FieldSpec } from '../config/spec.js';

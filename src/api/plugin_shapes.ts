@@ -1,8 +1,12 @@
 // What a plugin's factory returns, per kind: small interfaces over the public Message, adapted to
 // the engine's own (adapters.ts), so the engine's interfaces stay free to change.
 import type { Logger } from 'pino';
-import type { ComponentStatus, ConfigOf, ComponentDefinition as EngineDefinition } from '../config/spec.js';
-import type { AnyField } from '../config/spec.js';
+import type {
+  AnyField,
+  ComponentStatus,
+  ConfigOf,
+  ComponentDefinition as EngineDefinition,
+} from '../config/spec.js';
 import type { Message } from './message.js';
 
 /** What a plugin factory may read about the component being built. */

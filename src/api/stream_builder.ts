@@ -135,7 +135,9 @@ export class StreamBuilder {
 
 function refuseBoth(written: Record<string, unknown>, section: string, func: string): void {
   if (written[section] !== undefined && written[section] !== null) {
-    throw new ConfigError(`${CONFIG_NAME}: the config has an ${section} and the stream has ${func}: keep one`);
+    throw new ConfigError(
+      `${CONFIG_NAME}: the config has an ${section} and the stream has ${func}: keep one`,
+    );
   }
 }
 

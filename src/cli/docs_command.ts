@@ -1,8 +1,8 @@
 // `nekton docs [dir]`: one Markdown page per component, generated from its spec.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { processRegistry } from '../plugins/process_registry.js';
 import type { ComponentSpec, FieldSpec } from '../config/spec.js';
+import { processRegistry } from '../plugins/process_registry.js';
 
 function fieldRows(fields: FieldSpec[], prefix = ''): string[] {
   const rows: string[] = [];

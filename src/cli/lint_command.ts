@@ -1,11 +1,12 @@
 // `nekton lint PATH...`: prints `FILE(line,col) message` per problem; exit 1 if any file has one.
 // PATH is a file, a glob, a directory or `dir/...` (see lint_targets.ts). The reference's flags:
 // --deprecated, --labels, --skip-env-var-check, --verbose (`FILE: OK|FAILED` per file first).
-import { processRegistry } from '../plugins/process_registry.js';
+
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { ConfigError } from '../engine/errors.js';
 import { httpConfigProblem } from '../http/config.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { lintTargets } from './lint_targets.js';
 import type { GlobalOptions } from './main.js';
 

@@ -1,10 +1,11 @@
 // `nekton list --format cue`: CUE definitions of the config file (`#Config`, one definition per
 // component kind as a disjunction of its components), from the same field specs lint reads.
-import { processRegistry } from '../plugins/process_registry.js';
+
 import { OBSERVABILITY_COMPONENTS } from '../config/observability_components.js';
 import { type ComponentSchema, type ConfigKind, configFieldOf, isConfigKind } from '../config/schema.js';
 import { SERVICE_FIELDS } from '../config/service_spec.js';
 import { COMPONENT_KINDS, type FieldSpec } from '../config/spec.js';
+import { processRegistry } from '../plugins/process_registry.js';
 
 const SCALARS: Record<string, string> = {
   string: 'string',

@@ -3,9 +3,9 @@
 // Importing the public face registers every Bloblang function and method.
 import '../bloblang/index.js';
 import { functionNames, methodNames } from '../bloblang/library.js';
-import { processRegistry } from '../plugins/process_registry.js';
 import type { ComponentKind, ComponentStatus } from '../config/spec.js';
 import { METRICS_TYPES } from '../metrics/index.js';
+import { processRegistry } from '../plugins/process_registry.js';
 
 export const LIST_KINDS = [
   'inputs',

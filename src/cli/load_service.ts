@@ -1,12 +1,13 @@
 // Loads the service config for `nekton -c`/`run`: the main file and `-r` resource files, the lint
 // gate, one-line errors, timing fields.
 import { dirname, resolve } from 'node:path';
-import { processRegistry } from '../plugins/process_registry.js';
+import { loadConfigFilePlugins } from '../api/plugin_loading.js';
 import { type ConfigSource, rootDurationMs } from '../config/config_source.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
 import type { ServiceConfig } from '../config/service_config.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { loadResourceFiles, type ResourceFile } from '../service/resource_files.js';
 import type { GlobalOptions } from './main.js';
 
@@ -28,6 +29,7 @@ export interface LoadedService {
 
 /** Returns the loaded service, or undefined after printing why it cannot run. */
 export async function loadService(file: string, options: GlobalOptions): Promise<LoadedService | undefined> {
+  await loadConfigFilePlugins(file);
   const provider = schemaProvider(processRegistry());
   const loaded = await loadConfigFile(file, { provider, sets: options.set, envFiles: options.envFile });
   const resourceFiles = await loadResourceFiles(options.resources, { provider, envFiles: options.envFile });

@@ -12,6 +12,8 @@ export interface GlobalOptions {
   resources: string[];
   chilled: boolean;
   logLevel?: string;
+  /** `--plugin` modules, loaded before the command runs. */
+  plugins: string[];
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -30,6 +32,7 @@ function globalOptions(command: Command): GlobalOptions {
     resources: (opts.resources as string[]) ?? [],
     chilled: Boolean(opts.chilled),
     logLevel: opts['log.level'] as string | undefined,
+    plugins: (opts.plugin as string[]) ?? [],
   };
 }
 
@@ -65,6 +68,12 @@ export function buildProgram(): Command {
     )
     .option('-r, --resources <glob>', 'load resources from extra config files (repeatable)', collect, [])
     .option('--chilled', 'run even when the config has lint errors', false)
+    .option(
+      '--plugin <module>',
+      'load components from an ES module: a path or a package name (repeatable)',
+      collect,
+      [],
+    )
     .option('-t, --templates <glob>', 'template files (not supported by nekton: refused)', refuseTemplates)
     .addOption(
       new Option(
@@ -201,6 +210,24 @@ export function buildProgram(): Command {
       const { writeComponentDocs } = await import('./docs_command.js');
       process.exitCode = await writeComponentDocs(dir ?? 'docs/components');
     });
+
+  program
+    .command('plugin')
+    .description('work with plugin packages')
+    .command('init <name>')
+    .description('create a plugin package (a processor, its test and a README) in the directory <name>')
+    .action(async (name: string) => {
+      const { initPlugin } = await import('./plugin_init.js');
+      process.exitCode = await initPlugin(name);
+    });
+
+  // Plugins register before any command reads the component registry.
+  program.hook('preAction', async (_program, action) => {
+    const { plugins } = globalOptions(action);
+    if (plugins.length === 0) return;
+    const { loadPluginModules } = await import('../api/plugin_loading.js');
+    await loadPluginModules(plugins);
+  });
 
   // Set last: subcommands copy this setting from the program when they are added.
   program.allowExcessArguments(true);

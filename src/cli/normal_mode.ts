@@ -2,13 +2,13 @@
 // is exhausted (exit 0) or a signal stops it (exit 0 when everything in flight was delivered,
 // 1 when the stop had to nack messages to their source).
 import type { Logger } from 'pino';
-import { processRegistry } from '../plugins/process_registry.js';
 import { inSource } from '../config/config_source.js';
 import { ComponentBuilder } from '../engine/builder.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
 import { Stream } from '../engine/stream.js';
 import type { HttpServer } from '../http/server.js';
 import { sendText } from '../listener/respond.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { assembleService } from '../service/assembly.js';
 import { shutdownOnSignals } from '../service/shutdown.js';
 import type { LoadedService } from './load_service.js';

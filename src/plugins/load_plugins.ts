@@ -11,7 +11,7 @@ import { pluginHost } from './plugin_host.js';
 
 const loaded = new Set<string>();
 
-/** `specifier`: a path (relative to `baseDir`) or a package name (resolved from `baseDir`). */
+/** `specifier`: a file (relative to `baseDir`) or a package name (resolved from `baseDir`). */
 export async function loadPlugins(specifiers: readonly string[], baseDir = process.cwd()): Promise<void> {
   for (const specifier of specifiers) await loadPlugin(specifier, baseDir);
 }
@@ -29,9 +29,10 @@ async function loadPlugin(specifier: string, baseDir: string): Promise<void> {
 }
 
 function resolvePlugin(specifier: string, baseDir: string): string {
-  const isPath = specifier.startsWith('.') || isAbsolute(specifier);
+  const path = resolve(baseDir, specifier);
+  // A name that is not a file there is a package (`my-plugin`, `@scope/plugin/sub`).
+  const isPath = specifier.startsWith('.') || isAbsolute(specifier) || existsSync(path);
   if (isPath) {
-    const path = resolve(baseDir, specifier);
     if (!existsSync(path)) throw new ConfigError(`plugin ${specifier}: ${path} does not exist`);
     return pathToFileURL(path).href;
   }

@@ -1,5 +1,6 @@
 // `nekton streams ...`: starts streams mode and runs until SIGINT/SIGTERM (spec §4.7, §7).
 
+import { loadConfigFilePlugins } from '../api/plugin_loading.js';
 import { errorMessage } from '../engine/errors.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
 import { shutdownOnSignals } from '../service/shutdown.js';
@@ -14,6 +15,7 @@ export type { StreamsCommandOptions } from './service.js';
 export async function runStreamsCommand(options: StreamsCommandOptions): Promise<number> {
   let service: Awaited<ReturnType<typeof startStreamsService>>;
   try {
+    await loadConfigFilePlugins(options.observability);
     service = await startStreamsService(options);
   } catch (err) {
     process.stderr.write(`${errorMessage(err)}\n`);

@@ -2,7 +2,6 @@
 // shared resources: service/assembly.ts, as in normal mode), the stream manager with its REST API,
 // and the streams from files. `stop()` is §4.7's shutdown.
 import type { Logger } from 'pino';
-import { processRegistry } from '../plugins/process_registry.js';
 import { rootDurationMs } from '../config/config_source.js';
 import { envLookup } from '../config/env_interpolation.js';
 import { schemaProvider } from '../config/schema.js';
@@ -11,6 +10,7 @@ import { ConfigError, errorMessage } from '../engine/errors.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceManager } from '../engine/resources.js';
 import type { HttpServer, HttpTimeouts } from '../http/server.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { assembleService, type Service } from '../service/assembly.js';
 import { loadResourceFiles } from '../service/resource_files.js';
 import { registerStreamsApi } from './api.js';

@@ -1,7 +1,6 @@
 // Lints a config before its tests run, as the reference does: a lint fails the target even when
 // every case passes. Environment variables are not checked (each case may set its own).
 import { readFile } from 'node:fs/promises';
-import { processRegistry } from '../../plugins/process_registry.js';
 import { interpolateEnv } from '../../config/env_interpolation.js';
 import { formatApiLint } from '../../config/lint.js';
 import { lintServiceConfig } from '../../config/lint_config.js';
@@ -10,6 +9,7 @@ import { PositionedConfigError } from '../../config/positioned_error.js';
 import { schemaProvider } from '../../config/schema.js';
 import { parseYaml } from '../../config/yaml_document.js';
 import { errorMessage } from '../../engine/errors.js';
+import { processRegistry } from '../../plugins/process_registry.js';
 
 /** `(line,col) message` per problem; a file that cannot be read or parsed is one problem. */
 export async function lintTarget(path: string): Promise<string[]> {
