@@ -163,7 +163,12 @@ describe('register*', () => {
       name: 'test_count_limit',
       summary: 'Always allows, counting.',
       fields: [],
-      build: () => ({ access: async () => (accesses++, 0) }),
+      build: () => ({
+        access: async () => {
+          accesses += 1;
+          return 0;
+        },
+      }),
     });
     const yaml = [
       'cache_resources:',
@@ -175,7 +180,7 @@ describe('register*', () => {
       'pipeline:',
       '  processors:',
       '    - rate_limit: { resource: limit }',
-      '    - cache: { resource: kv, operator: set, key: k, value: "${! content() }" }',
+      `    - cache: { resource: kv, operator: set, key: k, value: "${'$'}{! content() }" }`,
       '',
     ].join('\n');
     await run(yaml, ['stored']);

@@ -108,7 +108,7 @@ describe('StreamBuilder', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const counted = new Map<string, number>();
     const builder = new StreamBuilder()
-      .setYaml(`pipeline:\n  processors:\n    - log: { message: 'hello from ${'${! content() }'}' }\n`)
+      .setYaml(`pipeline:\n  processors:\n    - log: { message: 'hello from ${'$'}{! content() }' }\n`)
       .setLogger(logger)
       .setMetrics({
         counter: (name) => ({ inc: (n = 1) => counted.set(name, (counted.get(name) ?? 0) + n) }),
