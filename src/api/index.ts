@@ -11,8 +11,6 @@ export const {
   Stream,
   Message,
   field,
-  defineComponent,
-  defineRootComponent,
   registerInput,
   registerOutput,
   registerProcessor,
