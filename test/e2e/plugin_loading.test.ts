@@ -2,10 +2,12 @@
 // components lint with their fields; `nekton plugin init` makes a package whose test passes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runNekton, tempDir } from '../helpers/cli.js';
+import { runNekton, startNekton, tempDir } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
+import { waitFor } from '../helpers/wait.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -36,6 +38,39 @@ describe('plugins from the CLI', () => {
       const result = await runNekton(args);
       assert.equal(result.code, 1, args.join(' '));
       assert.match(result.stderr, expected, args.join(' '));
+    }
+  });
+
+  it('streams mode runs a stream file that uses a plugin given with --plugin', async () => {
+    const dir = tempDir('nekton-streams-plugin-');
+    const out = join(dir, 'out.txt');
+    const observability = join(dir, 'observability.yaml');
+    writeFileSync(
+      observability,
+      `http: { address: 127.0.0.1:${await freePort()} }\nlogger: { level: WARN }\n`,
+    );
+    writeFileSync(
+      join(dir, 'hidden.yaml'),
+      [
+        'input:',
+        '  generate: { count: 1, interval: "", mapping: root = "a secret here" }',
+        'pipeline:',
+        '  processors:',
+        '    - redact: { words: [secret] }',
+        'output:',
+        `  file: { path: ${JSON.stringify(out)}, codec: lines }`,
+        '',
+      ].join('\n'),
+    );
+    const plugin = join(root, 'examples', 'plugins', 'redact_processor.js');
+    const child = startNekton(['--plugin', plugin, 'streams', '-o', observability, join(dir, 'hidden.yaml')]);
+    try {
+      const written = await waitFor(() => existsSync(out) && readFileSync(out, 'utf8'), {
+        message: () => `the stream's output (${child.output()})`,
+      });
+      assert.equal(written, 'a ****** here\n');
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 
