@@ -116,12 +116,14 @@ function importThroughLoader(text) {
     if (!external.includes(pkg)) throw new Error(`the bundle imports ${name}, not an external package`);
     return `__nektonImport(${quote}${name}${quote})`;
   });
-  const left = /\bimport\(/.exec(rewritten);
+  // Plugin modules (src/plugins/load_plugins.ts) are imported by URL through the same loader.
+  const withPlugins = rewritten.replace(/\bimport\(pluginModuleUrl\)/g, '__nektonImport(pluginModuleUrl)');
+  const left = /\bimport\(/.exec(withPlugins);
   if (left)
     throw new Error(
-      `the bundle has an import() bin/nekton cannot serve: ${rewritten.slice(left.index, left.index + 80)}`,
+      `the bundle has an import() bin/nekton cannot serve: ${withPlugins.slice(left.index, left.index + 80)}`,
     );
-  return rewritten;
+  return withPlugins;
 }
 
 // bin/nekton reads the bundle as latin1, which V8 takes as is (UTF-8 had to be decoded: ~20M

@@ -1,10 +1,11 @@
 // `nekton list --format cue`: CUE definitions of the config file (`#Config`, one definition per
 // component kind as a disjunction of its components), from the same field specs lint reads.
-import { registry } from '../components/registry.js';
+
 import { OBSERVABILITY_COMPONENTS } from '../config/observability_components.js';
 import { type ComponentSchema, type ConfigKind, configFieldOf, isConfigKind } from '../config/schema.js';
 import { SERVICE_FIELDS } from '../config/service_spec.js';
 import { COMPONENT_KINDS, type FieldSpec } from '../config/spec.js';
+import { processRegistry } from '../plugins/process_registry.js';
 
 const SCALARS: Record<string, string> = {
   string: 'string',
@@ -26,7 +27,7 @@ export function configCue(): string {
 
 function componentsOf(kind: ConfigKind): ComponentSchema[] {
   if (kind === 'metrics' || kind === 'tracer') return OBSERVABILITY_COMPONENTS.filter((c) => c.kind === kind);
-  return registry.list(kind);
+  return processRegistry().list(kind);
 }
 
 /** `#Input`, `#RateLimit`: the definition of a component kind. */

@@ -1,10 +1,11 @@
 // `nekton list --format jsonschema`: a JSON Schema (draft-07) of the config file, from the same
 // field specs lint reads, so editors can complete and check configs.
-import { registry } from '../components/registry.js';
+
 import { OBSERVABILITY_COMPONENTS } from '../config/observability_components.js';
 import { type ComponentSchema, type ConfigKind, configFieldOf, isConfigKind } from '../config/schema.js';
 import { SERVICE_FIELDS } from '../config/service_spec.js';
 import { COMPONENT_KINDS, type FieldSpec } from '../config/spec.js';
+import { processRegistry } from '../plugins/process_registry.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ export function configJsonSchema(): JsonSchema {
 
 function componentsOf(kind: ConfigKind): ComponentSchema[] {
   if (kind === 'metrics' || kind === 'tracer') return OBSERVABILITY_COMPONENTS.filter((c) => c.kind === kind);
-  return registry.list(kind);
+  return processRegistry().list(kind);
 }
 
 /** `{<name>: {...settings}, label, processors}`: one type key, as a component is written. */

@@ -3,10 +3,10 @@
 // Importing the public face registers every Bloblang function and method.
 import '../bloblang/index.js';
 import { functionNames, methodNames } from '../bloblang/library.js';
-import { registry as builtinRegistry } from '../components/registry.js';
 import type { ComponentKind, ComponentStatus } from '../config/spec.js';
 import type { Registry } from '../engine/registry.js';
 import { METRICS_TYPES } from '../metrics/index.js';
+import { processRegistry } from '../plugins/process_registry.js';
 
 export const LIST_KINDS = [
   'inputs',
@@ -53,11 +53,11 @@ export function componentKindOf(kind: ListKind): ComponentKind | undefined {
 export function namesOf(
   kind: ListKind,
   status?: ComponentStatus,
-  registry: Registry = builtinRegistry,
+  _registry: Registry = processRegistry(),
 ): string[] {
   const component = COMPONENT_OF[kind];
   if (component) {
-    return registry
+    return processRegistry()
       .list(component)
       .filter((s) => status === undefined || s.status === status)
       .map((s) => s.name)

@@ -1,6 +1,7 @@
 // Loads the service config for `nekton -c`/`run`: the main file and `-r` resource files, the lint
 // gate, one-line errors, timing fields.
 import { dirname, resolve } from 'node:path';
+import { loadConfigFilePlugins } from '../api/plugin_loading.js';
 import { type ConfigSource, rootDurationMs } from '../config/config_source.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
@@ -31,6 +32,7 @@ export interface LoadedService {
 
 /** Returns the loaded service, or undefined after printing why it cannot run. */
 export async function loadService(file: string, options: GlobalOptions): Promise<LoadedService | undefined> {
+  await loadConfigFilePlugins(file);
   const templates = await loadTemplates(options.templates ?? []);
   const { registry } = templates;
   const provider = schemaProvider(registry);

@@ -18,6 +18,8 @@ export interface GlobalOptions {
   templates: string[];
   /** `-w`: reload the config when its files change (normal and streams mode). */
   watcher: boolean;
+  /** `--plugin` modules, loaded before the command runs. */
+  plugins: string[];
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -33,6 +35,7 @@ function globalOptions(command: Command): GlobalOptions {
     logLevel: opts['log.level'] as string | undefined,
     templates: (opts.templates as string[]) ?? [],
     watcher: Boolean(opts.watcher),
+    plugins: (opts.plugin as string[]) ?? [],
   };
 }
 
@@ -105,6 +108,12 @@ export function buildProgram(): Command {
       '-w, --watcher',
       'reload the config when it (or a -r file) changes; a bad file is logged and the running stream kept',
       false,
+    )
+    .option(
+      '--plugin <module>',
+      'load components from an ES module: a path or a package name (repeatable)',
+      collect,
+      [],
     )
     .option('-t, --templates <glob>', 'load component templates from files (repeatable)', collect, [])
     .addOption(
@@ -320,6 +329,24 @@ export function buildProgram(): Command {
     });
 
   addOpenApiCommand(program);
+
+  program
+    .command('plugin')
+    .description('work with plugin packages')
+    .command('init <name>')
+    .description('create a plugin package (a processor, its test and a README) in the directory <name>')
+    .action(async (name: string) => {
+      const { initPlugin } = await import('./plugin_init.js');
+      process.exitCode = await initPlugin(name);
+    });
+
+  // Plugins register before any command reads the component registry.
+  program.hook('preAction', async (_program, action) => {
+    const { plugins } = globalOptions(action);
+    if (plugins.length === 0) return;
+    const { loadPluginModules } = await import('../api/plugin_loading.js');
+    await loadPluginModules(plugins);
+  });
 
   // Set last: subcommands copy this setting from the program when they are added.
   program.allowExcessArguments(true);

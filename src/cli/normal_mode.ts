@@ -3,7 +3,6 @@
 // 1 when the stop had to nack messages to their source). With `-w` the config is reloaded when
 // its files change.
 import type { Logger } from 'pino';
-import { registry } from '../components/registry.js';
 import { inSource } from '../config/config_source.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
 import type { EndpointHandler } from '../engine/context.js';
@@ -14,6 +13,7 @@ import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
 import type { HttpServer } from '../http/server.js';
 import { sendText } from '../listener/respond.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { assembleService, type Service } from '../service/assembly.js';
 import { buildResources } from '../service/build_resources.js';
 import { shutdownOnSignals } from '../service/shutdown.js';
@@ -30,7 +30,7 @@ export async function runNormalMode(loaded: LoadedService, reload?: ConfigReload
   const service = assembleService({
     config,
     source,
-    registry: loaded.registry ?? registry,
+    registry: loaded.registry ?? processRegistry(),
     baseDir: loaded.baseDir,
     sanitisedConfig: () => (watcher?.running?.loaded ?? loaded).sanitised,
     logLevel: loaded.logLevel,

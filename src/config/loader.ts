@@ -67,7 +67,10 @@ interface PreparedFile {
 }
 
 async function prepare(path: string, options: LoadOptions): Promise<PreparedFile> {
-  const text = await readText(path);
+  return prepareText(await readText(path), path, options);
+}
+
+async function prepareText(text: string, path: string, options: LoadOptions): Promise<PreparedFile> {
   const fileVars = options.envFiles?.length ? await loadEnvFiles(options.envFiles) : {};
   const env = options.env ?? process.env;
   const lookup = (name: string) => (Object.hasOwn(fileVars, name) ? fileVars[name] : envLookup(env)(name));
@@ -129,7 +132,23 @@ export async function loadConfigFile(
   path: string,
   options: LoadOptions & { withStreamSections?: boolean },
 ): Promise<LoadedConfig<ServiceConfig>> {
-  const { parsed, posted, envLints, lintable } = await prepare(path, options);
+  return loadPrepared(path, await prepare(path, options), options);
+}
+
+/** A service config given as text (the library's StreamBuilder); `name` stands for its file in errors. */
+export async function loadConfigText(
+  text: string,
+  name: string,
+  options: LoadOptions,
+): Promise<LoadedConfig<ServiceConfig>> {
+  return loadPrepared(name, await prepareText(text, name, options), options);
+}
+
+function loadPrepared(
+  path: string,
+  { parsed, posted, envLints, lintable }: PreparedFile,
+  options: LoadOptions & { withStreamSections?: boolean },
+): LoadedConfig<ServiceConfig> {
   const lints = [...envLints, ...(lintable ? lintServiceConfig(parsed, options) : [])].map((l) =>
     formatFileLint(path, l),
   );

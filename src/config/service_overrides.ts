@@ -26,6 +26,12 @@ export const SERVICE_OVERRIDES: FieldOverride[] = [
       { name: 'max_body_size', type: 'int', kind: 'scalar', default: 4194304, advanced: true },
     ],
   },
+  // nekton's own: plugin modules (paths relative to the config file, or package names) loaded
+  // before the config is linted, so their components lint and build like built-ins.
+  {
+    path: 'shutdown_timeout',
+    insertAfter: [{ name: 'plugins', type: 'string', kind: 'array', default: [], advanced: true }],
+  },
   // With no config nekton reads stdin and writes stdout (the reference: inproc and reject).
   { path: 'input', set: { default: { stdin: {} } } },
   { path: 'output', set: { default: { stdout: {} } } },

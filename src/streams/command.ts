@@ -1,5 +1,6 @@
 // `nekton streams ...`: starts streams mode and runs until SIGINT/SIGTERM (spec §4.7, §7).
 
+import { loadConfigFilePlugins } from '../api/plugin_loading.js';
 import { errorMessage } from '../engine/errors.js';
 import { STDOUT_CLOSED_EXIT_STATUS } from '../engine/stdout_closed.js';
 import { shutdownOnSignals } from '../service/shutdown.js';
@@ -15,6 +16,7 @@ export type { StreamsCommandOptions } from './service.js';
 export async function runStreamsCommand(options: StreamsCommandOptions): Promise<number> {
   let service: Awaited<ReturnType<typeof startStreamsService>>;
   try {
+    await loadConfigFilePlugins(options.observability);
     const registry = await templatesRegistry(options.templates ?? [], options.chilled);
     service = await startStreamsService(registry ? { ...options, registry } : options);
   } catch (err) {

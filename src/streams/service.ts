@@ -2,7 +2,6 @@
 // shared resources: service/assembly.ts, as in normal mode), the stream manager with its REST API,
 // and the streams from files. `stop()` is §4.7's shutdown.
 import type { Logger } from 'pino';
-import { registry as builtinRegistry } from '../components/registry.js';
 import { rootDurationMs } from '../config/config_source.js';
 import { envLookup } from '../config/env_interpolation.js';
 import { schemaProvider } from '../config/schema.js';
@@ -11,6 +10,7 @@ import { ConfigError, errorMessage } from '../engine/errors.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceManager } from '../engine/resources.js';
 import type { HttpServer, HttpTimeouts } from '../http/server.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { assembleService, type Service } from '../service/assembly.js';
 import { loadResourceFiles } from '../service/resource_files.js';
 import { registerStreamsApi } from './api.js';
@@ -68,7 +68,7 @@ export interface StreamsService {
 
 /** Starts streams mode; throws a ConfigError with the reason when it cannot (nothing is left running). */
 export async function startStreamsService(options: StreamsCommandOptions): Promise<StreamsService> {
-  const registry = options.registry ?? builtinRegistry;
+  const registry = options.registry ?? processRegistry();
   const provider = schemaProvider(registry);
   const observability = await loadObservability({
     path: options.observability,

@@ -1,12 +1,11 @@
 // `-t/--templates GLOB` (repeatable): reads every template file the patterns name and makes the
 // registry of this process: the built-in components plus one per template.
 
-import * as all from '../components/all.js';
-import { registry as builtinRegistry } from '../components/registry.js';
 import { formatFileLint } from '../config/lint.js';
 import { filesOfPattern } from '../config/path_patterns.js';
 import { ConfigError, errorMessage } from '../engine/errors.js';
 import { Registry } from '../engine/registry.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { type CompiledTemplate, compileTemplate } from './compiled_template.js';
 import { templateComponentSpec } from './template_component.js';
 import { readTemplateFile } from './template_file.js';
@@ -35,7 +34,7 @@ export async function templateFiles(patterns: readonly string[]): Promise<string
 /** Throws ConfigError when a template cannot be read, compiled or registered. */
 export async function loadTemplates(patterns: readonly string[]): Promise<LoadedTemplates> {
   const files = await templateFiles(patterns);
-  if (files.length === 0) return { registry: builtinRegistry, templates: [], lints: [] };
+  if (files.length === 0) return { registry: processRegistry(), templates: [], lints: [] };
   const templates: CompiledTemplate[] = [];
   const lints: string[] = [];
   for (const file of files) {
@@ -55,14 +54,14 @@ export async function loadTemplates(patterns: readonly string[]): Promise<Loaded
         `template ${file}: ${template.kind} ${template.config.name} is also declared by template ${clash.config.file}`,
       );
     }
-    if (builtinRegistry.has(template.kind, template.config.name)) {
+    if (processRegistry().has(template.kind, template.config.name)) {
       throw new ConfigError(
         `template ${file}: ${template.kind} ${template.config.name} is a built-in component; give the template another name`,
       );
     }
     templates.push(template);
   }
-  const registry = new Registry([...Object.values(all), ...templates.map(templateComponentSpec)]);
+  const registry = new Registry([...processRegistry().list(), ...templates.map(templateComponentSpec)]);
   return { registry, templates, lints };
 }
 

@@ -2,12 +2,12 @@
 // its values with defaults filled. Template files are read as written: no `${ENV}` interpolation,
 // as in the reference.
 import { readFile } from 'node:fs/promises';
-import { registry as builtinRegistry } from '../components/registry.js';
 import type { Lint } from '../config/lint.js';
 import { ConfigLinter } from '../config/linter.js';
 import { schemaProvider } from '../config/schema.js';
 import { buildLineIndex, type LineIndex, parseYaml, pathKey, yamlToValue } from '../config/yaml_document.js';
 import { ConfigError, errorMessage } from '../engine/errors.js';
+import { processRegistry } from '../plugins/process_registry.js';
 import { TEMPLATE_FILE_FIELDS } from './template_schema.js';
 
 export interface TemplateFieldConfig {
@@ -66,7 +66,7 @@ export async function readTemplateFile(file: string): Promise<ReadTemplate> {
 
 export function readTemplateText(text: string, file: string): ReadTemplate {
   const parsed = parseYaml(text, file);
-  const linter = new ConfigLinter(parsed, { provider: schemaProvider(builtinRegistry) });
+  const linter = new ConfigLinter(parsed, { provider: schemaProvider(processRegistry()) });
   linter.fields(TEMPLATE_FILE_FIELDS, linter.root);
   const value = yamlToValue(parsed);
   const lines = buildLineIndex(parsed);

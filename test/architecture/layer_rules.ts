@@ -15,7 +15,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['components'],
   ['metrics'],
   ['http', 'playground'],
-  ['service', 'templates'],
+  ['service'],
+  ['plugins'],
+  ['templates', 'api'],
   ['streams'],
   ['cli'],
 ];

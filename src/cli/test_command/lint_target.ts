@@ -1,7 +1,6 @@
 // Lints a config before its tests run, as the reference does: a lint fails the target even when
 // every case passes. Environment variables are not checked (each case may set its own).
 import { readFile } from 'node:fs/promises';
-import { registry as builtinRegistry } from '../../components/registry.js';
 import { interpolateEnv } from '../../config/env_interpolation.js';
 import { formatApiLint } from '../../config/lint.js';
 import { lintServiceConfig } from '../../config/lint_config.js';
@@ -11,9 +10,10 @@ import { schemaProvider } from '../../config/schema.js';
 import { parseYaml } from '../../config/yaml_document.js';
 import { errorMessage } from '../../engine/errors.js';
 import type { Registry } from '../../engine/registry.js';
+import { processRegistry } from '../../plugins/process_registry.js';
 
 /** `(line,col) message` per problem; a file that cannot be read or parsed is one problem. */
-export async function lintTarget(path: string, registry: Registry = builtinRegistry): Promise<string[]> {
+export async function lintTarget(path: string, _registry: Registry = processRegistry()): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -27,7 +27,7 @@ export async function lintTarget(path: string, registry: Registry = builtinRegis
   }
   try {
     const parsed = parseYaml(interpolated.text, path);
-    return lintServiceConfig(parsed, { provider: schemaProvider(registry) }).map(formatApiLint);
+    return lintServiceConfig(parsed, { provider: schemaProvider(processRegistry()) }).map(formatApiLint);
   } catch (err) {
     if (err instanceof PositionedConfigError) return err.problems.map(formatApiLint);
     return [`(1,1) ${errorMessage(err)}`];

@@ -5,7 +5,6 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { parseMapping } from '../../bloblang/index.js';
-import { registry as builtinRegistry } from '../../components/registry.js';
 import { inSource } from '../../config/config_source.js';
 import { isPlainObject, normaliseComponent } from '../../config/normalise.js';
 import { PositionedConfigError } from '../../config/positioned_error.js';
@@ -21,6 +20,7 @@ import { noopMetrics } from '../../engine/noop_metrics.js';
 import { perMessage } from '../../engine/processor_helpers.js';
 import type { Registry } from '../../engine/registry.js';
 import { ResourceManager } from '../../engine/resources.js';
+import { processRegistry } from '../../plugins/process_registry.js';
 import { buildResources } from '../../service/build_resources.js';
 import { readConfigTree } from './config_text.js';
 import { labelledPaths, parsePointer, type TreePath, valueAt } from './config_tree.js';
@@ -110,7 +110,7 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   } catch (err) {
     throw new Error(`failed to resolve case processors from '${file}': ${errorMessage(err)}`);
   }
-  const registry = options.registry ?? builtinRegistry;
+  const registry = options.registry ?? processRegistry();
   const ctx = { provider: schemasOf(registry), lines: tree.lines };
   const { resources: resourcesConfig, processors: processorConfigs } = inFile(file, () =>
     normaliseAll(ctx, (c) => ({
@@ -121,7 +121,7 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   const abort = new AbortController();
   const resources = new ResourceManager();
   const env: EngineEnv = {
-    registry,
+    registry: processRegistry(),
     logger: options.logger,
     metrics: noopMetrics,
     resources,

@@ -17,7 +17,7 @@ import type { Batch, Message } from '../../message/message.js';
 import { buildChildren, closeAll, drive, runChildren, type Steps } from './stepwise.js';
 
 /** A mapping and its text: `workflow` orders branches by what the texts read and write. */
-interface MappingWithText {
+export interface MappingWithText {
   mapping: Mapping | undefined;
   text: string;
 }
