@@ -1,3 +1,4 @@
+// One file (over 400 lines): connect, read, replay and release share one connection state machine.
 // Turns a connector's InputReader into an engine Input: connects with backoff (logging once per
 // step), reconnects when the connection drops, serialises reads, counts metrics, optionally
 // replays nacked batches itself, and releases the connection only once every batch it handed
