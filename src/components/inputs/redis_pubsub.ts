@@ -5,7 +5,8 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { RedisConnection, type RedisTarget, redisClientFields, redisTarget } from '../redis/client.js';
+import { RedisConnection, type RedisTarget, redisClientFields } from '../redis/client.js';
+import { redisInput } from '../redis/input.js';
 import { DeliveryQueue } from './delivery_queue.js';
 
 const fields = [
@@ -112,10 +113,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext): Promise<Input> {
-    const target = await redisTarget(config);
-    return ctx.wrapReader(new RedisPubsubReader(config, target, ctx.logger), {
-      autoReplayNacks: config.auto_replay_nacks,
-    });
-  },
+  build: (config, ctx: BuildContext): Promise<Input> =>
+    redisInput(config, ctx, (target) => new RedisPubsubReader(config, target, ctx.logger)),
 });

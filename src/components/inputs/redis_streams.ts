@@ -14,8 +14,8 @@ import {
   RedisSession,
   type RedisTarget,
   redisClientFields,
-  redisTarget,
 } from '../redis/client.js';
+import { redisInput } from '../redis/input.js';
 import { type Entry, entryMessage, HeldIds } from '../redis/stream_entries.js';
 
 const fields = [
@@ -386,9 +386,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext): Promise<Input> {
-    const target = await redisTarget(config);
-    const reader = new RedisStreamsReader(config, target, ctx.logger);
-    return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
-  },
+  build: (config, ctx: BuildContext): Promise<Input> =>
+    redisInput(config, ctx, (target) => new RedisStreamsReader(config, target, ctx.logger)),
 });
