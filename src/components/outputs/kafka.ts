@@ -10,6 +10,7 @@ import { ConfigError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { backoffField, type ParsedBackoff } from '../fields/backoff.js';
 import { batchingField } from '../fields/batching.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { tlsField } from '../fields/tls.js';
 import { type KafkaModule, loadKafka } from '../kafka/client.js';
 import { seedBrokerProblems } from '../kafka/fields.js';
@@ -161,8 +162,7 @@ export function lintKafkaOutput(
  * Refuses what lint refuses, since a component built through the API skips lint.
  */
 export function producerConfig(config: KafkaOutputConfig): KafkaFranzOutputConfig {
-  const problem = lintKafkaOutput(config)[0];
-  if (problem) throw new ConfigError(`kafka: ${problem}`);
+  refuseProblems(lintKafkaOutput(config), 'kafka: ');
   if (!(PARTITIONERS as readonly string[]).includes(config.partitioner))
     throw new ConfigError(
       `kafka: partitioner: ${config.partitioner} is not one of ${PARTITIONERS.join(', ')}`,

@@ -8,6 +8,7 @@ import type { Output, OutputWriter } from '../../engine/component.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { metadataFilterField } from '../fields/metadata.js';
 import {
   answerWithin,
@@ -76,8 +77,7 @@ export function lintKafkaFranzOutput(config: ProduceChecks): string[] {
 export function produceSettings(
   config: ProduceChecks & Pick<KafkaFranzOutputConfig, 'compression' | 'allow_auto_topic_creation'>,
 ): ProduceSettings {
-  const problem = lintKafkaFranzOutput(config)[0];
-  if (problem) throw new ConfigError(problem);
+  refuseProblems(lintKafkaFranzOutput(config));
   const acks = ACKS[config.acks];
   if (acks === undefined) throw new ConfigError(`acks: ${config.acks} is not one of all, leader, none`);
   const compression: string = config.compression ?? 'none';
