@@ -43,6 +43,13 @@ export function publishFields(subject: { description: string; examples: string[]
   ] as const;
 }
 
+/** The end of both outputs' descriptions: what is interpolated, and the connection's name. */
+export const PUBLISH_DESCRIPTION_TAIL = `\`subject\` and the values of \`headers\` are interpolated per message; \`metadata\` adds the metadata keys it includes as headers.
+
+### Connection name
+
+The NATS connection is named after the component's label (\`nekton <label>\`).`;
+
 export type NatsPublishConfig = ConfigOf<ReturnType<typeof publishFields>>;
 
 /** The connection half of a NATS output writer; subclasses publish through `nc`. */

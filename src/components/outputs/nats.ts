@@ -6,7 +6,7 @@ import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import type { Batch, Message } from '../../message/message.js';
 import { closeQuietly } from '../connection/close_quietly.js';
 import { connectionName, HeaderBuilder, lintNatsConnection } from '../nats/connection.js';
-import { NatsPublisherConnection, publishFields } from '../nats/publisher.js';
+import { NatsPublisherConnection, PUBLISH_DESCRIPTION_TAIL, publishFields } from '../nats/publisher.js';
 
 export class NatsWriter extends NatsPublisherConnection implements OutputWriter {
   async write(batch: Batch): Promise<void> {
@@ -54,11 +54,7 @@ export const spec = defineComponent({
   summary: 'Publishes messages to a core NATS subject.',
   description: `Core NATS is at-most-once: a message is handed to the subscribers connected at that moment and kept nowhere else, so a subscriber that is down misses it. A batch is acknowledged once the server has received it (a flush round trip), not once a subscriber has it. Use \`nats_jetstream\` when messages must be stored.
 
-\`subject\` and the values of \`headers\` are interpolated per message; \`metadata\` adds the metadata keys it includes as headers.
-
-### Connection name
-
-The NATS connection is named after the component's label (\`nekton <label>\`).`,
+${PUBLISH_DESCRIPTION_TAIL}`,
   fields,
   lint: lintNatsConnection,
   examples: [

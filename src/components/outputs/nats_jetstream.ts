@@ -9,7 +9,7 @@ import type { Batch, Message } from '../../message/message.js';
 import { closeQuietly } from '../connection/close_quietly.js';
 import { connectionName, HeaderBuilder, lintNatsConnection } from '../nats/connection.js';
 import { nats } from '../nats/library.js';
-import { NatsPublisherConnection, publishFields } from '../nats/publisher.js';
+import { NatsPublisherConnection, PUBLISH_DESCRIPTION_TAIL, publishFields } from '../nats/publisher.js';
 
 export class NatsJetStreamWriter extends NatsPublisherConnection implements OutputWriter {
   private js: JetStreamClient | null = null;
@@ -67,11 +67,7 @@ export const spec = defineComponent({
   summary: 'Publishes messages to a NATS JetStream subject, waiting for the stream to store each one.',
   description: `A message counts as delivered once JetStream acknowledges the publish, i.e. the stream stored it. A refused publish (no stream captures the subject, a limit was hit, a timeout) fails the batch, so the input nacks it or it is retried, never silently dropped.
 
-\`subject\` and the values of \`headers\` are interpolated per message; \`metadata\` adds the metadata keys it includes as headers.
-
-### Connection name
-
-The NATS connection is named after the component's label (\`nekton <label>\`).`,
+${PUBLISH_DESCRIPTION_TAIL}`,
   fields,
   lint: lintNatsConnection,
   examples: [
