@@ -15,6 +15,7 @@ import { tlsField } from '../fields/tls.js';
 import { type KafkaModule, loadKafka } from '../kafka/client.js';
 import { seedBrokerProblems } from '../kafka/fields.js';
 import { saramaPartitioner } from '../kafka/partitioners.js';
+import { recordTimestampFields } from '../kafka/record_fields.js';
 import { isSet, type RecordTemplate } from '../kafka/records.js';
 import {
   addressesField,
@@ -111,15 +112,7 @@ const fields = [
     },
   ),
   backoffField({ initial_interval: '3s', max_interval: '10s', max_elapsed_time: '30s' }, { advanced: true }),
-  field.interpolated('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
-    optional: true,
-    deprecated: true,
-    ...a,
-  }),
-  field.interpolated('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
-    optional: true,
-    ...a,
-  }),
+  ...recordTimestampFields(),
 ];
 
 /** The parsed config of a `kafka` output (interpolations compiled, durations in ms). */

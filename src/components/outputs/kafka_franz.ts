@@ -25,6 +25,7 @@ import {
   seedBrokers,
 } from '../kafka/fields.js';
 import type { PartitionerFn } from '../kafka/partitioners.js';
+import { recordTimestampFields } from '../kafka/record_fields.js';
 import { isSet, messageToRecord, type RecordTemplate, recordSize, templateIfSet } from '../kafka/records.js';
 
 const PARTITIONERS = ['least_backup', 'manual', 'murmur2_hash', 'round_robin'] as const;
@@ -242,15 +243,7 @@ export const kafkaFranzOutputFields = [
     optional: true,
     advanced: false,
   }),
-  field.interpolated('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
-    optional: true,
-    deprecated: true,
-    ...a,
-  }),
-  field.interpolated('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
-    optional: true,
-    ...a,
-  }),
+  ...recordTimestampFields(),
   field.int('max_in_flight', 'How many batches may be produced at once.', { default: 10 }),
   batchingField(),
   field.string('rack_id', 'Deprecated and not used.', { deprecated: true }),
