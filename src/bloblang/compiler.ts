@@ -1,3 +1,4 @@
+// One file (over 400 lines): the compile of every expression kind is one recursive switch whose cases call each other.
 // Compiles the syntax tree ONCE into closures. Each expression becomes `(exec, self) => result`
 // where `self` is the current context (`this`); constant sub-expressions are folded at compile
 // time so that errors in them surface as parse errors, like the reference's.

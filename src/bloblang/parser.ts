@@ -1,3 +1,4 @@
+// One file (over 400 lines): a recursive-descent parser whose rules call each other; split, they would import in a cycle.
 // Hand-written recursive-descent/Pratt parser from tokens to the syntax tree in ast.ts.
 // Error texts follow the reference parser's wording (`line 1 char 5: expected =`).
 import type { BinaryOp, CallArgs, Expr, MapDecl, MatchCase, Program, Statement, Target } from './ast.js';

@@ -1,3 +1,4 @@
+// One file (over 400 lines): the value rules (equality, ordering, coercion) call each other and are read as one set.
 // General value utilities shared by the Bloblang compiler and its function/method catalogue:
 // type names, equality, ordering, numeric coercion and `.string()` rules. The value model and its
 // Go-style JSON output live below, in message/ (value.ts, json_writer.ts), and are re-exported here.

@@ -3,6 +3,7 @@
 import type { Interpolation, Mapping } from '../bloblang/index.js';
 import type { BuildContext, ComponentConfig } from '../engine/context.js';
 import { FieldValueError } from '../engine/errors.js';
+import { joinPath, parseFields } from './define_component.js';
 import { parseDurationMs } from './duration.js';
 
 export type ComponentKind = 'input' | 'output' | 'processor' | 'cache' | 'rate_limit' | 'buffer' | 'scanner';
@@ -318,37 +319,9 @@ export function durationMs(text: string, fieldName = 'duration'): number {
   }
 }
 
-/** `a.b` for a nested field's name in errors; a root value (empty name) adds nothing. */
-function joinPath(prefix: string, name: string): string {
-  if (prefix === '') return name;
-  return name === '' ? prefix : `${prefix}.${name}`;
-}
-
 /** Splits comma-separated items of a URL list and drops the empty ones. */
 export function expandUrls(urls: readonly string[]): string[] {
   return urls.flatMap((item) => item.split(',').map((part) => part.trim())).filter((part) => part !== '');
-}
-
-/**
- * The config a factory receives: each field's parser applied to the written value (defaults
- * already filled in). Fields without a parser pass through; unknown keys are kept.
- */
-export function parseFields(
-  fields: readonly AnyField[],
-  raw: unknown,
-  ctx: FieldParseContext,
-  prefix = '',
-): // biome-ignore lint/suspicious/noExplicitAny: typed by the caller through ConfigOf
-any {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const source = raw as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...source };
-  for (const spec of fields) {
-    if (!spec.parse) continue;
-    const path = joinPath(prefix, spec.name);
-    out[spec.name] = spec.parse(source[spec.name], ctx, path);
-  }
-  return out;
 }
 
 /**
@@ -366,50 +339,11 @@ export function isLintRequired(spec: FieldSpec): boolean {
   );
 }
 
-/** A component declared with typed fields: what `defineComponent` takes. */
-export interface ComponentDefinition<Fields extends readonly AnyField[], Built>
-  extends Omit<ComponentSpec<RawConfigOf<Fields>, Built>, 'fields' | 'root' | 'build'> {
-  fields: Fields;
-  /** Receives the config parsed by its fields: durations in ms, interpolations compiled... */
-  build(config: ConfigOf<Fields>, ctx: BuildContext): Built | Promise<Built>;
-}
-
-/** A component whose whole config is one value (`bloblang: "..."`, `resource: name`). */
-export interface RootComponentDefinition<Root extends AnyField, Built>
-  extends Omit<ComponentSpec<RawOf<Root>, Built>, 'fields' | 'root' | 'build'> {
-  root: Root;
-  build(config: ParsedOf<Root>, ctx: BuildContext): Built | Promise<Built>;
-}
-
-/**
- * Declares a component once: lint, defaults, docs and `nekton list` read its fields, and its
- * factory receives the config those fields parse, typed from them.
- */
-export function defineComponent<const Fields extends readonly AnyField[], Built>(
-  definition: ComponentDefinition<Fields, Built>,
-): ComponentSpec<RawConfigOf<Fields>, Built> {
-  const { build, fields, ...rest } = definition;
-  const parses = fields.some((f) => f.parse !== undefined);
-  return {
-    ...rest,
-    fields: [...fields],
-    build: parses
-      ? (raw, ctx) => build(parseFields(fields, raw, ctx), ctx)
-      : (raw, ctx) => build(raw as unknown as ConfigOf<Fields>, ctx),
-  };
-}
-
-export function defineRootComponent<Root extends AnyField, Built>(
-  definition: RootComponentDefinition<Root, Built>,
-): ComponentSpec<RawOf<Root>, Built> {
-  const { build, root, ...rest } = definition;
-  const parse = root.parse;
-  return {
-    ...rest,
-    fields: [],
-    root,
-    build: parse
-      ? (raw, ctx) => build(parse(raw, ctx, '') as ParsedOf<Root>, ctx)
-      : (raw, ctx) => build(raw as ParsedOf<Root>, ctx),
-  };
-}
+// Declaring a component from its typed fields lives beside; re-exported so importers keep one path.
+export {
+  type ComponentDefinition,
+  defineComponent,
+  defineRootComponent,
+  parseFields,
+  type RootComponentDefinition,
+} from './define_component.js';

@@ -1,9 +1,10 @@
+// One file (over 400 lines): reads, replays and the acks that release the reader share one serialised state.
 // Turns a connector's InputReader into an engine Input: connects with backoff (logging once per
 // step), reconnects when the connection drops, serialises reads, counts metrics, optionally
 // replays nacked batches itself, and releases the connection only once every batch it handed
 // out has been acknowledged.
 import type { Logger } from 'pino';
-import { Backoff, sleep } from './backoff.js';
+import { sleep } from './backoff.js';
 import { failedMessages } from './batch_error.js';
 import type {
   AckFn,
@@ -13,6 +14,7 @@ import type {
   Transaction,
   TransactionGroup,
 } from './component.js';
+import { ConnectionState } from './connection_state.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
 import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
 import { type ExhaustedListener, Exhaustion } from './exhaustion.js';
@@ -74,18 +76,13 @@ class HandedOut implements Transaction {
 /** What an ack that has nothing left to wait for returns. */
 const SETTLED: Promise<void> = Promise.resolve();
 
-const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 10_000, maxElapsedMs: 0, multiplier: 2 };
-
 /** What a read resolves to when a nacked batch was queued for replay while the reader waited. */
 const REPLAY_QUEUED: unique symbol = Symbol('replay queued');
 
 export class ReaderInput implements Input {
-  private connected = false;
-  /** When `connected` last changed; built counts as the first change. */
-  private connectedChangedAt = Date.now();
+  private readonly link: ConnectionState;
   private closing = false;
   private ended = false;
-  private lastError: string | undefined;
   private readChain: Promise<unknown> = Promise.resolve();
   private readsInProgress = 0;
   private readonly exhaustion = new Exhaustion();
@@ -101,9 +98,6 @@ export class ReaderInput implements Input {
   private readonly stopController = stopController();
   private readonly received: Counter;
   private readonly latency: Timer;
-  private readonly connectionUp: Counter;
-  private readonly connectionFailed: Counter;
-  private readonly connectionLost: Counter;
   private closed: Promise<void> | null = null;
   /** Wakes the read or connect in progress when the input is stopped (see raceStop). */
   private waitingForWork: (() => void) | null = null;
@@ -122,9 +116,7 @@ export class ReaderInput implements Input {
   ) {
     this.received = id.metrics.counter('input_received');
     this.latency = id.metrics.timer('input_latency_ns');
-    this.connectionUp = id.metrics.counter('input_connection_up');
-    this.connectionFailed = id.metrics.counter('input_connection_failed');
-    this.connectionLost = id.metrics.counter('input_connection_lost');
+    this.link = new ConnectionState(id, 'input');
     id.signal?.addEventListener('abort', () => this.stopController.abort(STOPPED), { once: true });
     this.stopController.signal.addEventListener('abort', () => this.waitingForWork?.(), { once: true });
   }
@@ -163,7 +155,7 @@ export class ReaderInput implements Input {
 
   /** Whether the reader's buffered messages may be handed out now, ahead of any read. */
   private mayTakeBuffered(): boolean {
-    return this.connected && !this.closing && this.replays.length === 0 && this.pendingRead === null;
+    return this.link.connected && !this.closing && this.replays.length === 0 && this.pendingRead === null;
   }
 
   private takeGroup(max: number): TransactionGroup | undefined {
@@ -213,14 +205,7 @@ export class ReaderInput implements Input {
   }
 
   statuses(): ConnectionStatus[] {
-    const status: ConnectionStatus = {
-      label: this.id.label,
-      path: this.id.path.replace(/^root\./, ''),
-      connected: this.connected,
-      since: this.connectedChangedAt,
-    };
-    if (!this.connected && this.lastError) status.error = this.lastError;
-    return [status];
+    return this.link.statuses();
   }
 
   close(): Promise<void> {
@@ -251,14 +236,13 @@ export class ReaderInput implements Input {
     } catch (err) {
       this.id.logger.warn(`failed to close input: ${errorMessage(err)}`);
     }
-    this.connected = false;
-    this.connectedChangedAt = Date.now();
+    this.link.connected = false;
   }
 
   /** The next transaction: straight from the reader in the usual state, else through the loop. */
   private readOne(): Promise<Transaction | null> {
     const usual =
-      this.connected &&
+      this.link.connected &&
       !this.closing &&
       !this.ended &&
       !this.autoReplayNacks &&
@@ -318,7 +302,7 @@ export class ReaderInput implements Input {
         await new Promise<void>((resolve) => this.ackWaiters.push(resolve));
         continue;
       }
-      if (!this.connected && !(await this.connect())) return null;
+      if (!this.link.connected && !(await this.connect())) return null;
       let txn: Transaction | null | undefined;
       try {
         const read = this.pendingRead ?? this.reader.read();
@@ -347,11 +331,7 @@ export class ReaderInput implements Input {
   private async recover(err: unknown): Promise<boolean> {
     if (this.closing) return false;
     if (err instanceof NotConnectedError) {
-      this.connected = false;
-      this.connectedChangedAt = Date.now();
-      this.lastError = errorMessage(err);
-      this.connectionLost.inc();
-      this.id.logger.warn(`lost connection: ${this.lastError}`);
+      this.link.lost(errorMessage(err), 'lost connection');
       return true;
     }
     this.id.logger.error(`failed to read message: ${errorMessage(err)}`);
@@ -479,24 +459,17 @@ export class ReaderInput implements Input {
 
   /** Connects with backoff; false when closed meanwhile. */
   private async connect(): Promise<boolean> {
-    const backoff = new Backoff(RECONNECT_BACKOFF);
+    const backoff = ConnectionState.reconnectBackoff();
     for (;;) {
       if (this.closing) return false;
       try {
         await this.raceStop(this.reader.connect());
         if (this.closing) return false;
-        this.connected = true;
-        this.connectedChangedAt = Date.now();
-        this.lastError = undefined;
-        this.connectionUp.inc();
-        this.id.logger.info('input connected');
+        this.link.up();
         return true;
       } catch (err) {
         if (this.closing) return false;
-        this.lastError = errorMessage(err);
-        this.connectionFailed.inc();
-        const wait = backoff.next() ?? RECONNECT_BACKOFF.maxMs;
-        this.id.logger.error(`failed to connect input, retrying in ${wait}ms: ${this.lastError}`);
+        const wait = this.link.failed(err, backoff);
         await sleep(wait, this.stopController.signal);
       }
     }

@@ -3,10 +3,11 @@
 // batching policy, and counts metrics. A failed write rejects so the caller nacks the source.
 import type { Logger } from 'pino';
 import type { Batch, Message } from '../message/message.js';
-import { Backoff, sleep } from './backoff.js';
+import { sleep } from './backoff.js';
 import { failedBatches, failedMessages, partialGroupError, wholeFailure } from './batch_error.js';
 import { Batcher, type BatchPolicy, isNoopPolicy } from './batching.js';
 import type { ConnectionStatus, Output, OutputWriter } from './component.js';
+import { ConnectionState } from './connection_state.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
 import { errorMessage, NotConnectedError, STOPPED } from './errors.js';
 import { OrderedSlots } from './ordered_slots.js';
@@ -21,15 +22,10 @@ export interface OutputIdentity {
   signal?: AbortSignal;
 }
 
-const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 10_000, maxElapsedMs: 0, multiplier: 2 };
-
 export class WriterOutput implements Output {
-  private connected = false;
-  /** When `connected` last changed; built counts as the first change. */
-  private connectedChangedAt = Date.now();
+  private readonly link: ConnectionState;
   private connecting: Promise<boolean> | null = null;
   private closing = false;
-  private lastError: string | undefined;
   private readonly slots: OrderedSlots;
   private readonly batcher: Batcher | null;
   private readonly stopController = stopController();
@@ -40,9 +36,6 @@ export class WriterOutput implements Output {
   private readonly batchSent: Counter;
   private readonly errors: Counter;
   private readonly latency: Timer;
-  private readonly connectionUp: Counter;
-  private readonly connectionFailed: Counter;
-  private readonly connectionLost: Counter;
 
   constructor(
     private readonly writer: OutputWriter,
@@ -56,9 +49,7 @@ export class WriterOutput implements Output {
     this.batchSent = id.metrics.counter('output_batch_sent');
     this.errors = id.metrics.counter('output_error');
     this.latency = id.metrics.timer('output_latency_ns');
-    this.connectionUp = id.metrics.counter('output_connection_up');
-    this.connectionFailed = id.metrics.counter('output_connection_failed');
-    this.connectionLost = id.metrics.counter('output_connection_lost');
+    this.link = new ConnectionState(id, 'output');
     id.signal?.addEventListener('abort', () => this.stopController.abort(STOPPED), { once: true });
     // Groups go into the batching policy as one run of messages, or to a writer that takes them in
     // one call; otherwise the stream writes batch by batch, each settled on its own.
@@ -100,14 +91,7 @@ export class WriterOutput implements Output {
   }
 
   statuses(): ConnectionStatus[] {
-    const status: ConnectionStatus = {
-      label: this.id.label,
-      path: this.id.path.replace(/^root\./, ''),
-      connected: this.connected,
-      since: this.connectedChangedAt,
-    };
-    if (!this.connected && this.lastError) status.error = this.lastError;
-    return [status];
+    return this.link.statuses();
   }
 
   async close(): Promise<void> {
@@ -120,8 +104,7 @@ export class WriterOutput implements Output {
     } catch (err) {
       this.id.logger.warn(`failed to close output: ${errorMessage(err)}`);
     }
-    this.connected = false;
-    this.connectedChangedAt = Date.now();
+    this.link.connected = false;
   }
 
   private readonly untrack = () => {
@@ -136,7 +119,7 @@ export class WriterOutput implements Output {
     this.inFlight++;
     // The usual case, connected with a slot free: one writer call and one promise on it (no async
     // frame, no awaits: an HTTP request paid four promises here).
-    if (this.connected && this.slots.tryTake(1)) return this.writeHeld(what, group);
+    if (this.link.connected && this.slots.tryTake(1)) return this.writeHeld(what, group);
     const wait = this.slots.acquire();
     const work = wait ? wait.then(() => this.sendHeld(what, group)) : this.sendHeld(what, group);
     work.then(this.untrack, this.untrack);
@@ -178,7 +161,7 @@ export class WriterOutput implements Output {
   private async sendHeld(what: Batch | readonly Batch[], group: boolean): Promise<void> {
     try {
       for (;;) {
-        if (!this.connected && !(await this.ensureConnected()))
+        if (!this.link.connected && !(await this.ensureConnected()))
           throw new Error('output closed before delivery');
         const started = performance.now();
         try {
@@ -235,17 +218,13 @@ export class WriterOutput implements Output {
   };
 
   private markLost(err: Error): void {
-    if (!this.connected) return;
-    this.connected = false;
-    this.connectedChangedAt = Date.now();
-    this.lastError = err.message;
-    this.connectionLost.inc();
-    this.id.logger.warn(`output lost connection: ${err.message}`);
+    if (!this.link.connected) return;
+    this.link.lost(err.message, 'output lost connection');
   }
 
   /** One connect loop shared by every writer waiting on it; false once stopped. */
   private ensureConnected(): Promise<boolean> {
-    if (this.connected) return Promise.resolve(true);
+    if (this.link.connected) return Promise.resolve(true);
     if (!this.connecting) {
       this.connecting = this.connectLoop().finally(() => {
         this.connecting = null;
@@ -255,22 +234,15 @@ export class WriterOutput implements Output {
   }
 
   private async connectLoop(): Promise<boolean> {
-    const backoff = new Backoff(RECONNECT_BACKOFF);
+    const backoff = ConnectionState.reconnectBackoff();
     for (;;) {
       if (this.stopController.signal.aborted) return false;
       try {
         await this.writer.connect();
-        this.connected = true;
-        this.connectedChangedAt = Date.now();
-        this.lastError = undefined;
-        this.connectionUp.inc();
-        this.id.logger.info('output connected');
+        this.link.up();
         return true;
       } catch (err) {
-        this.lastError = errorMessage(err);
-        this.connectionFailed.inc();
-        const wait = backoff.next() ?? RECONNECT_BACKOFF.maxMs;
-        this.id.logger.error(`failed to connect output, retrying in ${wait}ms: ${this.lastError}`);
+        const wait = this.link.failed(err, backoff);
         if (!(await sleep(wait, this.stopController.signal))) return false;
       }
     }

@@ -1,3 +1,4 @@
+// One file (over 400 lines): the stages of one stream share its lifetime and stop deadline.
 // One running stream: input -> buffer -> pipeline threads -> output, its lifetime, readiness and
 // graceful stop. A transaction is acknowledged upstream only after every batch derived from it
 // was written; whatever is still in flight when the stop deadline passes is nacked.

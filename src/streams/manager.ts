@@ -1,3 +1,4 @@
+// One file (over 400 lines): the per-id serialised create/update/delete share one table of running streams.
 // The stream manager of streams mode: many isolated streams by id, created, updated and deleted
 // at runtime. Operations on one id run one at a time; different ids never wait for each other.
 import type { Logger } from 'pino';

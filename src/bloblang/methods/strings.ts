@@ -1,3 +1,4 @@
+// One file (over 400 lines): the catalogue of string methods registered together, each a few lines.
 // String manipulation methods. Byte targets keep giving bytes where the reference does so.
 import type { Value } from '../library.js';
 import { checkSize, MAX_GENERATED_LENGTH } from '../limits.js';

@@ -1,3 +1,4 @@
+// One file (over 400 lines): Go's layout tokeniser, formatter and parser share one token table and must change together.
 // Go reference-time layouts ("2006-01-02T15:04:05Z07:00"): formatting and parsing with the
 // error texts of Go's time package. Layouts are tokenised once and cached.
 import { Timestamp } from '../library.js';

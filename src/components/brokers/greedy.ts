@@ -2,11 +2,11 @@
 // from one shared queue (each holding one batch at a time, or up to its batching `count`: a member
 // that batches must take that many writes before any of them completes). Faster members take more
 // of the traffic, and a member that hangs stops receiving once it is full.
-import type { ConnectionStatus, Output } from '../../engine/component.js';
+import type { Output } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
-import { flushMembers } from './flush_members.js';
+import { MemberOutputs } from './member_outputs.js';
 
-export class GreedyOutput implements Output {
+export class GreedyOutput extends MemberOutputs {
   /** Writes each member holds now. */
   private readonly held: number[];
   private last = -1;
@@ -14,10 +14,11 @@ export class GreedyOutput implements Output {
   private readonly waiting: Array<(index: number) => void> = [];
 
   constructor(
-    private readonly members: readonly Output[],
+    members: readonly Output[],
     /** How many writes each member may hold at once (default 1). */
     private readonly capacities: readonly number[] = [],
   ) {
+    super(members);
     this.held = members.map(() => 0);
   }
 
@@ -29,18 +30,6 @@ export class GreedyOutput implements Output {
     } finally {
       this.release(index);
     }
-  }
-
-  statuses(): ConnectionStatus[] {
-    return this.members.flatMap((m) => m.statuses());
-  }
-
-  async flush(): Promise<void> {
-    await flushMembers(this.members);
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled(this.members.map((m) => m.close()));
   }
 
   /** Claims the next free member after the last one picked, or undefined when all are busy. */

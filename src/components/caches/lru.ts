@@ -6,18 +6,12 @@ import { refuseProblems } from '../fields/config_problems.js';
 import { ArcPolicy } from './lru_arc.js';
 import { loadLruCache } from './lru_module.js';
 import { type LruPolicy, standardPolicy, TwoQueuePolicy } from './lru_policies.js';
+import { initValuesField, optimisticField } from './shared_fields.js';
 
 const fields = [
   field.int('cap', 'The most entries the cache holds.', { default: 1000 }),
-  field.map(
-    field.string(
-      'init_values',
-      'Key/value pairs present from the start, e.g. a static lookup table. They can be overwritten.',
-      {
-        default: {},
-        examples: [{ Nickelback: '1995', 'Spice Girls': '1994', 'The Human League': '1977' }],
-      },
-    ),
+  initValuesField(
+    'Key/value pairs present from the start, e.g. a static lookup table. They can be overwritten.',
   ),
   field.string(
     'algorithm',
@@ -34,11 +28,7 @@ const fields = [
     'With `two_queues`: how many recently evicted keys are remembered, as a share of the capacity.',
     { default: 0.5, optional: true, advanced: true },
   ),
-  field.bool(
-    'optimistic',
-    'Accepted for compatibility. nekton runs each cache operation in one step on one thread, so `add` is always atomic.',
-    { default: false, advanced: true },
-  ),
+  optimisticField(),
 ] as const;
 
 export type LruCacheConfig = ConfigOf<typeof fields>;

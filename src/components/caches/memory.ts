@@ -1,6 +1,7 @@
 // `memory` cache: a map in process memory with per-item TTLs, swept on writes.
 import { defineComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
+import { initValuesField } from './shared_fields.js';
 
 interface Item {
   value: Uint8Array;
@@ -106,12 +107,7 @@ cache_resources:
       'How often expired items are removed from memory. An empty string disables expiry entirely.',
       { default: '60s' },
     ),
-    field.map(
-      field.string('init_values', 'Key/value pairs present from the start; they do not expire.', {
-        default: {},
-        examples: [{ Nickelback: '1995', 'Spice Girls': '1994', 'The Human League': '1977' }],
-      }),
-    ),
+    initValuesField('Key/value pairs present from the start; they do not expire.'),
     field.int(
       'shards',
       'Accepted for compatibility. nekton keeps one map: JavaScript runs the cache on one thread, so shards would not reduce contention.',

@@ -2,14 +2,8 @@
 import { defineComponent } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
-import {
-  connectionName,
-  lintNatsConnection,
-  maxReconnectsField,
-  securityFields,
-  urlsField,
-} from '../nats/connection.js';
-import { bucketField, KvBucket } from '../nats/kv.js';
+import { connectionName, lintNatsConnection, securityFields } from '../nats/connection.js';
+import { bucketConnectionFields, KvBucket } from '../nats/kv.js';
 
 /** The server's answer when a create finds the key already set (JetStream "wrong last sequence"). */
 function isKeyExists(err: unknown): boolean {
@@ -50,7 +44,7 @@ export class NatsKvCache implements Cache {
   }
 }
 
-const fields = [urlsField(), maxReconnectsField(), bucketField(), ...securityFields()] as const;
+const fields = [...bucketConnectionFields(), ...securityFields()] as const;
 
 export const spec = defineComponent({
   name: 'nats_kv',

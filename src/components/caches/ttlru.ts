@@ -5,6 +5,7 @@ import { type ConfigOf, defineComponent, field, type RawConfigOf } from '../../c
 import type { Cache } from '../../engine/component.js';
 import { refuseProblems } from '../fields/config_problems.js';
 import { type Clock, type LruCacheClass, loadLruCache, systemClock } from './lru_module.js';
+import { initValuesField, optimisticField } from './shared_fields.js';
 
 const encoder = new TextEncoder();
 
@@ -92,17 +93,8 @@ const fields = [
     optional: true,
     advanced: true,
   }),
-  field.map(
-    field.string('init_values', 'Key/value pairs present from the start, e.g. a static lookup table.', {
-      default: {},
-      examples: [{ Nickelback: '1995', 'Spice Girls': '1994', 'The Human League': '1977' }],
-    }),
-  ),
-  field.bool(
-    'optimistic',
-    'Accepted for compatibility. nekton runs each cache operation in one step on one thread, so `add` is always atomic.',
-    { default: false, advanced: true },
-  ),
+  initValuesField('Key/value pairs present from the start, e.g. a static lookup table.'),
+  optimisticField(),
 ] as const;
 
 /** The config as written (TTLs as duration text), as tests and lint see it. */

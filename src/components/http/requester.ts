@@ -6,6 +6,7 @@
 // avoids fetch's per-request WHATWG Request/Response/stream objects and lets the agent's
 // socket pool follow max_in_flight directly.
 import type {
+  ClientRequest,
   Agent as HttpAgent,
   IncomingHttpHeaders,
   IncomingMessage,
@@ -172,20 +173,8 @@ export class HttpRequester {
     const url = this.config.url.render(batch, index);
     const headers = this.headersFor(batch, index);
     await this.awaitRateLimit();
-    const target = new URL(url);
-    const isHttps = target.protocol === 'https:';
-    const send = isHttps ? nodeHttps().request : nodeHttp().request;
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = send(target, {
-        method: this.config.verb,
-        headers: body ? { ...headers, 'content-length': body.byteLength } : headers,
-        agent: isHttps ? this.httpsAgent : this.httpAgent,
-        signal: this.stop.signal,
-      });
-      const timer = setTimeout(
-        () => req.destroy(new Error(`timed out after ${this.timeoutMs}ms`)),
-        this.timeoutMs,
-      );
+      const { req, timer } = this.start(this.config.verb, new URL(url), headers, body);
       req.on('error', (err) => {
         clearTimeout(timer);
         reject(new HttpRequestError(`${this.config.verb} ${url}: ${err.message}`));
@@ -240,6 +229,28 @@ export class HttpRequester {
     }
   }
 
+  /** Sends one request through the agent of its scheme; it is destroyed once `timer` fires. */
+  private start(
+    verb: string,
+    target: URL,
+    headers: OutgoingHttpHeaders,
+    body: Uint8Array | null,
+  ): { req: ClientRequest; timer: NodeJS.Timeout } {
+    const isHttps = target.protocol === 'https:';
+    const send = isHttps ? nodeHttps().request : nodeHttp().request;
+    const req = send(target, {
+      method: verb,
+      headers: body ? { ...headers, 'content-length': body.byteLength } : headers,
+      agent: isHttps ? this.httpsAgent : this.httpAgent,
+      signal: this.stop.signal,
+    });
+    const timer = setTimeout(
+      () => req.destroy(new Error(`timed out after ${this.timeoutMs}ms`)),
+      this.timeoutMs,
+    );
+    return { req, timer };
+  }
+
   private request(
     verb: string,
     url: string,
@@ -249,18 +260,7 @@ export class HttpRequester {
   ): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       const target = new URL(url);
-      const isHttps = target.protocol === 'https:';
-      const send = isHttps ? nodeHttps().request : nodeHttp().request;
-      const req = send(target, {
-        method: verb,
-        headers: body ? { ...headers, 'content-length': body.byteLength } : headers,
-        agent: isHttps ? this.httpsAgent : this.httpAgent,
-        signal: this.stop.signal,
-      });
-      const timer = setTimeout(
-        () => req.destroy(new Error(`timed out after ${this.timeoutMs}ms`)),
-        this.timeoutMs,
-      );
+      const { req, timer } = this.start(verb, target, headers, body);
       req.on('error', (err) => {
         clearTimeout(timer);
         reject(err);

@@ -6,7 +6,8 @@ import type { BuildContext, ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import type { ExhaustedListener } from '../../engine/exhaustion.js';
 import { DynamicCrud } from '../brokers/dynamic_crud.js';
-import { readMemberBody, staticMember } from '../brokers/dynamic_member.js';
+import { readMemberBody } from '../brokers/dynamic_member.js';
+import { startDynamic } from '../brokers/dynamic_start.js';
 import { MergedInput } from '../brokers/merged_input.js';
 
 export class DynamicInput implements Input {
@@ -108,21 +109,6 @@ output:
 `,
     },
   ],
-  build: async (config, ctx): Promise<Input> => {
-    const input = new DynamicInput(ctx);
-    try {
-      for (const [id, cc] of Object.entries(config.inputs)) {
-        const member = staticMember('input', cc, ctx.schemas);
-        await input.set(id, member.config, member.stored);
-      }
-      input.crud.register(
-        (path, description, handler, doc) => ctx.registerEndpoint(path, description, handler, doc),
-        config.prefix,
-      );
-    } catch (err) {
-      await input.close();
-      throw err;
-    }
-    return input;
-  },
+  build: (config, ctx): Promise<Input> =>
+    startDynamic(new DynamicInput(ctx), 'input', config.inputs, config.prefix, ctx),
 });

@@ -1,5 +1,6 @@
 // The `http_server` input's fields, apart from its factory so the reader can take their type.
 import { type ConfigOf, field } from '../../config/spec.js';
+import { listenerTlsCorsFields } from '../fields/http_listener.js';
 import { metadataFilterField } from '../fields/metadata.js';
 
 const a = { advanced: true };
@@ -31,22 +32,7 @@ export const httpServerInputFields = [
   field.string('rate_limit', 'A `rate_limit` resource; requests over the limit get a 429.', {
     default: '',
   }),
-  field.string('cert_file', 'A TLS certificate file (own server only).', { default: '', ...a }),
-  field.string('key_file', 'The TLS key file of `cert_file`.', { default: '', ...a }),
-  field.object(
-    'cors',
-    'Cross-origin resource sharing headers.',
-    [
-      field.bool('enabled', 'Whether to answer CORS requests.', { default: false, ...a }),
-      field.array(
-        field.string('allowed_origins', 'Origins allowed to send requests; `*` allows any.', {
-          default: [],
-          ...a,
-        }),
-      ),
-    ],
-    a,
-  ),
+  ...listenerTlsCorsFields(),
   field.object(
     'sync_response',
     'How the response is built when the pipeline returns a sync response.',

@@ -3,8 +3,8 @@
 // topic partitions, a token cache) is refused at lint, never done differently.
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
-import { ConfigError } from '../../engine/errors.js';
 import { batchingField } from '../fields/batching.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { tlsField } from '../fields/tls.js';
 import type { KafkaFranzInputConfig } from '../kafka/franz_input_fields.js';
 import {
@@ -129,8 +129,7 @@ export function lintKafkaInput(
  * refuses, since a component built through the API skips lint.
  */
 export function consumerConfig(config: KafkaInputConfig): KafkaFranzInputConfig {
-  const problem = lintKafkaInput(config)[0];
-  if (problem) throw new ConfigError(`kafka: ${problem}`);
+  refuseProblems(lintKafkaInput(config), 'kafka: ');
   return {
     ...franzConnection(config),
     topics: parseTopicPartitions(config.topics).balanced,

@@ -6,13 +6,8 @@ import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { OrderedSlots } from '../../engine/ordered_slots.js';
 import { Message } from '../../message/message.js';
-import {
-  RedisConnection,
-  type RedisReply,
-  type RedisTarget,
-  redisClientFields,
-  redisTarget,
-} from '../redis/client.js';
+import { RedisConnection, type RedisReply, type RedisTarget, redisClientFields } from '../redis/client.js';
+import { redisInput } from '../redis/input.js';
 
 const fields = [
   ...redisClientFields(),
@@ -131,10 +126,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext): Promise<Input> {
-    const target = await redisTarget(config);
-    return ctx.wrapReader(new RedisListReader(config, target, ctx.logger), {
-      autoReplayNacks: config.auto_replay_nacks,
-    });
-  },
+  build: (config, ctx: BuildContext): Promise<Input> =>
+    redisInput(config, ctx, (target) => new RedisListReader(config, target, ctx.logger)),
 });

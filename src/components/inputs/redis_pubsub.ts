@@ -5,7 +5,8 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { RedisConnection, type RedisTarget, redisClientFields, redisTarget } from '../redis/client.js';
+import { type RedisConnection, type RedisTarget, redisClientFields } from '../redis/client.js';
+import { openReaderConnection, redisInput } from '../redis/input.js';
 import { DeliveryQueue } from './delivery_queue.js';
 
 const fields = [
@@ -38,27 +39,25 @@ export class RedisPubsubReader implements InputReader {
 
   async connect(): Promise<void> {
     this.drop();
-    const connection = await RedisConnection.open(this.target, this.logger);
     const messages = new DeliveryQueue<Message>();
-    connection.onLost((err) =>
-      messages.fail(
-        new NotConnectedError(`redis_pubsub: connection to ${this.target.address} lost: ${err.message}`),
-      ),
+    const connection = await openReaderConnection(
+      this.target,
+      this.logger,
+      async (connection) => {
+        connection.onLost((err) =>
+          messages.fail(
+            new NotConnectedError(`redis_pubsub: connection to ${this.target.address} lost: ${err.message}`),
+          ),
+        );
+        await connection.subscribe(this.config.channels, this.config.use_patterns, (payload, channel) => {
+          const msg = new Message(payload);
+          msg.setMeta('redis_pubsub_channel', channel.toString());
+          messages.push(msg);
+        });
+      },
+      () => this.closed,
     );
-    try {
-      await connection.subscribe(this.config.channels, this.config.use_patterns, (payload, channel) => {
-        const msg = new Message(payload);
-        msg.setMeta('redis_pubsub_channel', channel.toString());
-        messages.push(msg);
-      });
-    } catch (err) {
-      connection.destroy();
-      throw err;
-    }
-    if (this.closed) {
-      connection.destroy();
-      return;
-    }
+    if (!connection) return;
     this.subscription = { connection, messages };
   }
 
@@ -112,10 +111,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext): Promise<Input> {
-    const target = await redisTarget(config);
-    return ctx.wrapReader(new RedisPubsubReader(config, target, ctx.logger), {
-      autoReplayNacks: config.auto_replay_nacks,
-    });
-  },
+  build: (config, ctx: BuildContext): Promise<Input> =>
+    redisInput(config, ctx, (target) => new RedisPubsubReader(config, target, ctx.logger)),
 });

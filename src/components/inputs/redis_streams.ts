@@ -9,13 +9,13 @@ import type { Batch } from '../../message/message.js';
 import {
   blockMs,
   isReplyError,
-  RedisConnection,
+  type RedisConnection,
   type RedisReply,
   RedisSession,
   type RedisTarget,
   redisClientFields,
-  redisTarget,
 } from '../redis/client.js';
+import { openReaderConnection, redisInput } from '../redis/input.js';
 import { type Entry, entryMessage, HeldIds } from '../redis/stream_entries.js';
 
 const fields = [
@@ -102,32 +102,33 @@ export class RedisStreamsReader implements InputReader {
     this.control = new RedisSession(target, logger);
   }
 
+  /** The consumer group on every stream; one that exists already is fine. */
+  private async createGroups(connection: RedisConnection): Promise<void> {
+    const offset = this.config.start_from_oldest ? '0' : '$';
+    for (const stream of this.config.streams) {
+      const args = ['XGROUP', 'CREATE', stream, this.config.consumer_group, offset];
+      if (this.config.create_streams) args.push('MKSTREAM');
+      try {
+        await connection.send(args);
+      } catch (err) {
+        if (isReplyError(err) && errorMessage(err).startsWith('BUSYGROUP')) continue;
+        throw new Error(
+          `redis_streams: cannot create group ${this.config.consumer_group} on stream ${stream} at ${this.target.address}: ${errorMessage(err)}`,
+        );
+      }
+    }
+  }
+
   async connect(): Promise<void> {
     this.reading?.destroy();
     this.reading = null;
-    const connection = await RedisConnection.open(this.target, this.logger);
-    try {
-      const offset = this.config.start_from_oldest ? '0' : '$';
-      for (const stream of this.config.streams) {
-        const args = ['XGROUP', 'CREATE', stream, this.config.consumer_group, offset];
-        if (this.config.create_streams) args.push('MKSTREAM');
-        try {
-          await connection.send(args);
-        } catch (err) {
-          if (isReplyError(err) && errorMessage(err).startsWith('BUSYGROUP')) continue;
-          throw new Error(
-            `redis_streams: cannot create group ${this.config.consumer_group} on stream ${stream} at ${this.target.address}: ${errorMessage(err)}`,
-          );
-        }
-      }
-    } catch (err) {
-      connection.destroy();
-      throw err;
-    }
-    if (this.closed) {
-      connection.destroy();
-      return;
-    }
+    const connection = await openReaderConnection(
+      this.target,
+      this.logger,
+      (connection) => this.createGroups(connection),
+      () => this.closed,
+    );
+    if (!connection) return;
     // Re-read our own pending entries first: those delivered before a crash or a lost connection.
     this.backlogs = new Map(this.config.streams.map((s) => [s, '0']));
     this.reading = connection;
@@ -386,9 +387,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx: BuildContext): Promise<Input> {
-    const target = await redisTarget(config);
-    const reader = new RedisStreamsReader(config, target, ctx.logger);
-    return ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
-  },
+  build: (config, ctx: BuildContext): Promise<Input> =>
+    redisInput(config, ctx, (target) => new RedisStreamsReader(config, target, ctx.logger)),
 });

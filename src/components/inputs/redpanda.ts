@@ -3,8 +3,8 @@
 // order means one message of a partition in flight at a time (a checkpoint limit of 1).
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
-import { ConfigError } from '../../engine/errors.js';
 import { batchingField } from '../fields/batching.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { byteSizeProblems, kafkaConnectionFields, saslProblems } from '../kafka/fields.js';
 import { type KafkaFranzInputConfig, kafkaFranzInputFields } from '../kafka/franz_input_fields.js';
 import { lintKafkaFranzInput } from '../kafka/franz_topics.js';
@@ -109,8 +109,7 @@ function consumerConfigUnchecked(config: RedpandaInputConfig): KafkaFranzInputCo
 
 /** The parsed kafka_franz consumer config of a `redpanda` input; refuses what lint refuses (the API path skips lint). */
 export function redpandaConsumerConfig(config: RedpandaInputConfig): KafkaFranzInputConfig {
-  const problem = lintRedpandaInput(config)[0];
-  if (problem) throw new ConfigError(`redpanda: ${problem}`);
+  refuseProblems(lintRedpandaInput(config), 'redpanda: ');
   return consumerConfigUnchecked(config);
 }
 

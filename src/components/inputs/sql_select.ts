@@ -3,13 +3,7 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { SqlDatabase } from '../sql/client.js';
-import {
-  argsMappingField,
-  connectionFields,
-  driverField,
-  dsnField,
-  prefixSuffixFields,
-} from '../sql/fields.js';
+import { connectionFields, selectFields } from '../sql/fields.js';
 import { SqlQueryReader } from '../sql/query_reader.js';
 
 /** `[prefix] SELECT cols FROM table [WHERE where] [suffix]`, shared with anything that selects. */
@@ -36,18 +30,7 @@ export const spec = defineComponent({
   description:
     'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders in `where` are `$1`, `$2`... for postgres and `?` for mysql, filled from `args_mapping`. Dates become RFC 3339 strings, binary columns text. The result is read whole before the first message is emitted, so select what fits in memory.',
   fields: [
-    driverField(),
-    dsnField(),
-    field.string('table', 'The table to select from.', { examples: ['events'] }),
-    field.array(
-      field.string('columns', 'The columns to select (`*` for all).', { examples: [['*'], ['id', 'name']] }),
-    ),
-    field.string('where', 'An optional WHERE condition, with placeholders for `args_mapping`.', {
-      optional: true,
-      examples: ['kind = $1 AND created_at > $2'],
-    }),
-    argsMappingField(true),
-    ...prefixSuffixFields(),
+    ...selectFields({ table: 'events', where: 'kind = $1 AND created_at > $2' }),
     field.bool('auto_replay_nacks', 'Re-deliver nacked rows inside nekton instead of dropping them.', {
       default: true,
     }),

@@ -2,8 +2,8 @@
 // the reference's checks of the topic and group fields.
 
 import { compileConfigPatterns } from '../../config/config_patterns.js';
-import { ConfigError } from '../../engine/errors.js';
 import type { Pattern } from '../../regexp/index.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import type { KafkaFranzInputConfig } from './franz_input_fields.js';
 
 /** Which topics to consume: names, or patterns matched against the cluster's topic list. */
@@ -60,8 +60,7 @@ export function lintKafkaFranzInput(config: TopicFields): string[] {
 
 /** The topics of a config; refuses what lint refuses, since a component built through the API skips lint. */
 export function topicSelection(config: TopicFields, name = 'kafka_franz'): TopicSelection {
-  const problem = lintKafkaFranzInput(config)[0];
-  if (problem) throw new ConfigError(`${name}: ${problem}`);
+  refuseProblems(lintKafkaFranzInput(config), `${name}: `);
   const topics = entries(config.topics);
   const include = compileConfigPatterns(
     entries(config.regexp_topics_include),

@@ -6,11 +6,16 @@ import { type ConfigOf, field } from '../../config/spec.js';
 import { errorMessage } from '../../engine/errors.js';
 import { closeQuietly } from '../connection/close_quietly.js';
 import { expandUrls, redactUrl } from '../connection/urls.js';
-import { connectNats, type NatsConnectionConfig } from './connection.js';
+import { connectNats, maxReconnectsField, type NatsConnectionConfig, urlsField } from './connection.js';
 import { nats } from './library.js';
 
 export function bucketField() {
   return field.string('bucket', 'The name of the KV bucket.', { examples: ['my_kv_bucket'] });
+}
+
+/** `urls`, `max_reconnects`, `bucket`: how the `nats_kv` cache and processor both start their fields. */
+export function bucketConnectionFields() {
+  return [urlsField(), maxReconnectsField(), bucketField()] as const;
 }
 
 /** What a bucket needs of its component's config: where to connect, and the bucket's name. */

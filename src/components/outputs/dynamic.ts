@@ -7,7 +7,8 @@ import type { BuildContext, ComponentConfig } from '../../engine/context.js';
 import { errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { DynamicCrud } from '../brokers/dynamic_crud.js';
-import { readMemberBody, staticMember } from '../brokers/dynamic_member.js';
+import { readMemberBody } from '../brokers/dynamic_member.js';
+import { startDynamic } from '../brokers/dynamic_start.js';
 import { FanOutOutput } from '../brokers/fan_out.js';
 import { RetryOutput } from './retry.js';
 
@@ -152,21 +153,6 @@ output:
 `,
     },
   ],
-  build: async (config, ctx): Promise<Output> => {
-    const output = new DynamicOutput(ctx);
-    try {
-      for (const [id, cc] of Object.entries(config.outputs)) {
-        const member = staticMember('output', cc, ctx.schemas);
-        await output.set(id, member.config, member.stored);
-      }
-      output.crud.register(
-        (path, description, handler, doc) => ctx.registerEndpoint(path, description, handler, doc),
-        config.prefix,
-      );
-    } catch (err) {
-      await output.close();
-      throw err;
-    }
-    return output;
-  },
+  build: (config, ctx): Promise<Output> =>
+    startDynamic(new DynamicOutput(ctx), 'output', config.outputs, config.prefix, ctx),
 });

@@ -1,14 +1,15 @@
 // `fallback` output: tries each child output in order; a batch that one fails to write goes to the next.
 import { defineRootComponent, field } from '../../config/spec.js';
-import type { ConnectionStatus, Output } from '../../engine/component.js';
+import type { Output } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
-import { flushMembers } from '../brokers/flush_members.js';
+import { MemberOutputs } from '../brokers/member_outputs.js';
 
 const NO_OUTPUTS = 'fallback needs at least one output';
 
-export class FallbackOutput implements Output {
-  constructor(private readonly outputs: Output[]) {
+export class FallbackOutput extends MemberOutputs {
+  constructor(outputs: Output[]) {
+    super(outputs);
     if (outputs.length === 0) throw new ConfigError(NO_OUTPUTS);
   }
 
@@ -16,9 +17,9 @@ export class FallbackOutput implements Output {
     let current = batch.map((msg) => msg.copy());
     for (let i = 0; ; i++) {
       try {
-        return await this.outputs[i]!.write(current);
+        return await this.members[i]!.write(current);
       } catch (err) {
-        if (i === this.outputs.length - 1) throw err;
+        if (i === this.members.length - 1) throw err;
         // The next tier learns why the previous one failed.
         const reason = errorMessage(err);
         current = batch.map((msg) => {
@@ -28,18 +29,6 @@ export class FallbackOutput implements Output {
         });
       }
     }
-  }
-
-  statuses(): ConnectionStatus[] {
-    return this.outputs.flatMap((o) => o.statuses());
-  }
-
-  async flush(): Promise<void> {
-    await flushMembers(this.outputs);
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled(this.outputs.map((o) => o.close()));
   }
 }
 

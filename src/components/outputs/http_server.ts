@@ -12,6 +12,7 @@ import { closeListener, openListener } from '../../listener/listener.js';
 import { sendError } from '../../listener/respond.js';
 import { upgradeOf } from '../../listener/upgrade.js';
 import { type Batch, serialiseBatch } from '../../message/message.js';
+import { listenerTlsCorsFields } from '../fields/http_listener.js';
 import { BatchHandoff, type Offer } from '../http/handoff.js';
 import { encodeMultipart } from '../http/multipart.js';
 
@@ -37,22 +38,7 @@ export const httpServerOutputFields = [
     default: '5s',
     ...a,
   }),
-  field.string('cert_file', 'A TLS certificate file (own server only).', { default: '', ...a }),
-  field.string('key_file', 'The TLS key file of `cert_file`.', { default: '', ...a }),
-  field.object(
-    'cors',
-    'Cross-origin resource sharing headers.',
-    [
-      field.bool('enabled', 'Whether to answer CORS requests.', { default: false, ...a }),
-      field.array(
-        field.string('allowed_origins', 'Origins allowed to send requests; `*` allows any.', {
-          default: [],
-          ...a,
-        }),
-      ),
-    ],
-    a,
-  ),
+  ...listenerTlsCorsFields(),
 ] as const;
 
 /** What the output's factory receives (`timeout` in ms). */

@@ -10,9 +10,11 @@ import { ConfigError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { backoffField, type ParsedBackoff } from '../fields/backoff.js';
 import { batchingField } from '../fields/batching.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { tlsField } from '../fields/tls.js';
 import { type KafkaModule, loadKafka } from '../kafka/client.js';
 import { saramaPartitioner } from '../kafka/partitioners.js';
+import { recordTimestampFields } from '../kafka/record_fields.js';
 import { isSet, type RecordTemplate } from '../kafka/records.js';
 import {
   addressesField,
@@ -109,15 +111,7 @@ const fields = [
     },
   ),
   backoffField({ initial_interval: '3s', max_interval: '10s', max_elapsed_time: '30s' }, { advanced: true }),
-  field.interpolated('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
-    optional: true,
-    deprecated: true,
-    ...a,
-  }),
-  field.interpolated('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
-    optional: true,
-    ...a,
-  }),
+  ...recordTimestampFields(),
 ];
 
 /** The parsed config of a `kafka` output (interpolations compiled, durations in ms). */
@@ -160,8 +154,7 @@ export function lintKafkaOutput(
  * Refuses what lint refuses, since a component built through the API skips lint.
  */
 export function producerConfig(config: KafkaOutputConfig): KafkaFranzOutputConfig {
-  const problem = lintKafkaOutput(config)[0];
-  if (problem) throw new ConfigError(`kafka: ${problem}`);
+  refuseProblems(lintKafkaOutput(config), 'kafka: ');
   if (!(PARTITIONERS as readonly string[]).includes(config.partitioner))
     throw new ConfigError(
       `kafka: partitioner: ${config.partitioner} is not one of ${PARTITIONERS.join(', ')}`,

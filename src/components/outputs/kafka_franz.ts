@@ -8,6 +8,7 @@ import type { Output, OutputWriter } from '../../engine/component.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { metadataFilterField } from '../fields/metadata.js';
 import {
   answerWithin,
@@ -23,6 +24,7 @@ import {
   seedBrokers,
 } from '../kafka/fields.js';
 import type { PartitionerFn } from '../kafka/partitioners.js';
+import { recordTimestampFields } from '../kafka/record_fields.js';
 import { isSet, messageToRecord, type RecordTemplate, recordSize, templateIfSet } from '../kafka/records.js';
 
 const PARTITIONERS = ['least_backup', 'manual', 'murmur2_hash', 'round_robin'] as const;
@@ -75,8 +77,7 @@ export function lintKafkaFranzOutput(config: ProduceChecks): string[] {
 export function produceSettings(
   config: ProduceChecks & Pick<KafkaFranzOutputConfig, 'compression' | 'allow_auto_topic_creation'>,
 ): ProduceSettings {
-  const problem = lintKafkaFranzOutput(config)[0];
-  if (problem) throw new ConfigError(problem);
+  refuseProblems(lintKafkaFranzOutput(config));
   const acks = ACKS[config.acks];
   if (acks === undefined) throw new ConfigError(`acks: ${config.acks} is not one of all, leader, none`);
   const compression: string = config.compression ?? 'none';
@@ -241,15 +242,7 @@ export const kafkaFranzOutputFields = [
     optional: true,
     advanced: false,
   }),
-  field.interpolated('timestamp', 'Deprecated: the record timestamp in seconds since the epoch.', {
-    optional: true,
-    deprecated: true,
-    ...a,
-  }),
-  field.interpolated('timestamp_ms', 'The record timestamp in milliseconds since the epoch.', {
-    optional: true,
-    ...a,
-  }),
+  ...recordTimestampFields(),
   field.int('max_in_flight', 'How many batches may be produced at once.', { default: 10 }),
   batchingField(),
   field.string('rack_id', 'Deprecated and not used.', { deprecated: true }),

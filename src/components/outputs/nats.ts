@@ -1,51 +1,14 @@
 // The `nats` output: publishes each message to a core NATS subject. A batch counts as written
 // once the server has processed it (a flush round trip); subscribers get it at most once.
-import type { NatsConnection } from '@nats-io/transport-node';
-import type { Interpolation } from '../../bloblang/index.js';
-import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
 import { closeQuietly } from '../connection/close_quietly.js';
-import { metadataFilterField } from '../fields/metadata.js';
-import {
-  connectionName,
-  connectNats,
-  HeaderBuilder,
-  lintNatsConnection,
-  maxReconnectsField,
-  reportWhenClosed,
-  securityFields,
-  tracingMapField,
-  urlsField,
-} from '../nats/connection.js';
+import { connectionName, HeaderBuilder, lintNatsConnection } from '../nats/connection.js';
+import { NatsPublisherConnection, PUBLISH_DESCRIPTION_TAIL, publishFields } from '../nats/publisher.js';
 
-type NatsOutputConfig = ConfigOf<typeof fields>;
-
-export class NatsWriter implements OutputWriter {
-  private nc: NatsConnection | null = null;
-  private closed = false;
-  private readonly lost = new LostConnection();
-  readonly onConnectionLost = this.lost.listen;
-
-  constructor(
-    private readonly config: NatsOutputConfig,
-    private readonly subject: Interpolation,
-    private readonly headers: HeaderBuilder,
-    private readonly name: string,
-  ) {}
-
-  async connect(): Promise<void> {
-    const nc = await connectNats(this.config, this.name);
-    // Closed while dialing: nothing may keep the connection (or the process) alive.
-    if (this.closed) await closeQuietly(nc);
-    else {
-      this.nc = nc;
-      reportWhenClosed(nc, this.config, this.lost, () => this.nc === nc && !this.closed);
-    }
-  }
-
+export class NatsWriter extends NatsPublisherConnection implements OutputWriter {
   async write(batch: Batch): Promise<void> {
     const nc = this.nc;
     if (!nc || nc.isClosed()) throw new NotConnectedError('not connected to NATS');
@@ -74,32 +37,14 @@ export class NatsWriter implements OutputWriter {
   }
 }
 
-const fields = [
-  urlsField(),
-  maxReconnectsField(),
-  field.interpolated('subject', 'The subject to publish to.', {
+const fields = publishFields(
+  {
+    description: 'The subject to publish to.',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
     examples: ['foo.bar.baz', 'events.${! @kind }'],
-  }),
-  field.map(
-    field.interpolated('headers', 'Explicit message headers to add to messages.', {
-      default: {},
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      examples: [{ 'Content-Type': 'application/json', Timestamp: '${!meta("Timestamp")}' }],
-    }),
-  ),
-  metadataFilterField('metadata', 'Which metadata keys to send as headers.', {
-    optional: true,
-    advanced: false,
-  }),
-  field.int(
-    'max_in_flight',
-    'The maximum number of messages to have in flight at a given time. Increase this to improve throughput.',
-    { default: 64 },
-  ),
-  ...securityFields(),
-  tracingMapField('inject_tracing_map'),
-] as const;
+  },
+  64,
+);
 
 export const spec = defineComponent({
   name: 'nats',
@@ -109,11 +54,7 @@ export const spec = defineComponent({
   summary: 'Publishes messages to a core NATS subject.',
   description: `Core NATS is at-most-once: a message is handed to the subscribers connected at that moment and kept nowhere else, so a subscriber that is down misses it. A batch is acknowledged once the server has received it (a flush round trip), not once a subscriber has it. Use \`nats_jetstream\` when messages must be stored.
 
-\`subject\` and the values of \`headers\` are interpolated per message; \`metadata\` adds the metadata keys it includes as headers.
-
-### Connection name
-
-The NATS connection is named after the component's label (\`nekton <label>\`).`,
+${PUBLISH_DESCRIPTION_TAIL}`,
   fields,
   lint: lintNatsConnection,
   examples: [

@@ -2,53 +2,20 @@
 // written only once the stream has stored it (the publish ack).
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { Interpolation } from '../../bloblang/index.js';
-import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch, Message } from '../../message/message.js';
 import { closeQuietly } from '../connection/close_quietly.js';
-import { metadataFilterField } from '../fields/metadata.js';
-import {
-  connectionName,
-  connectNats,
-  HeaderBuilder,
-  lintNatsConnection,
-  maxReconnectsField,
-  reportWhenClosed,
-  securityFields,
-  tracingMapField,
-  urlsField,
-} from '../nats/connection.js';
+import { connectionName, HeaderBuilder, lintNatsConnection } from '../nats/connection.js';
 import { nats } from '../nats/library.js';
+import { NatsPublisherConnection, PUBLISH_DESCRIPTION_TAIL, publishFields } from '../nats/publisher.js';
 
-type NatsJetStreamOutputConfig = ConfigOf<typeof fields>;
-
-export class NatsJetStreamWriter implements OutputWriter {
-  private nc: NatsConnection | null = null;
+export class NatsJetStreamWriter extends NatsPublisherConnection implements OutputWriter {
   private js: JetStreamClient | null = null;
-  private closed = false;
-  private readonly lost = new LostConnection();
-  readonly onConnectionLost = this.lost.listen;
 
-  constructor(
-    private readonly config: NatsJetStreamOutputConfig,
-    private readonly subject: Interpolation,
-    private readonly headers: HeaderBuilder,
-    private readonly name: string,
-  ) {}
-
-  async connect(): Promise<void> {
-    const nc = await connectNats(this.config, this.name);
-    if (this.closed) {
-      // Closed while dialing: nothing may keep the connection (or the process) alive.
-      await closeQuietly(nc);
-      return;
-    }
-    this.nc = nc;
+  protected override connected(nc: NatsConnection): void {
     this.js = nats().jetstream.jetstream(nc);
-    reportWhenClosed(nc, this.config, this.lost, () => this.nc === nc && !this.closed);
   }
 
   async write(batch: Batch): Promise<void> {
@@ -83,32 +50,14 @@ export class NatsJetStreamWriter implements OutputWriter {
   }
 }
 
-const fields = [
-  urlsField(),
-  maxReconnectsField(),
-  field.interpolated('subject', 'A subject to write to.', {
+const fields = publishFields(
+  {
+    description: 'A subject to write to.',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
     examples: ['foo.bar.baz', '${! meta("kafka_topic") }', 'foo.${! json("meta.type") }'],
-  }),
-  field.map(
-    field.interpolated('headers', 'Explicit message headers to add to messages.', {
-      default: {},
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
-      examples: [{ 'Content-Type': 'application/json', Timestamp: '${!meta("Timestamp")}' }],
-    }),
-  ),
-  metadataFilterField('metadata', 'Which metadata keys to send as headers.', {
-    optional: true,
-    advanced: false,
-  }),
-  field.int(
-    'max_in_flight',
-    'The maximum number of messages to have in flight at a given time. Increase this to improve throughput.',
-    { default: 1024 },
-  ),
-  ...securityFields(),
-  tracingMapField('inject_tracing_map'),
-] as const;
+  },
+  1024,
+);
 
 export const spec = defineComponent({
   name: 'nats_jetstream',
@@ -118,11 +67,7 @@ export const spec = defineComponent({
   summary: 'Publishes messages to a NATS JetStream subject, waiting for the stream to store each one.',
   description: `A message counts as delivered once JetStream acknowledges the publish, i.e. the stream stored it. A refused publish (no stream captures the subject, a limit was hit, a timeout) fails the batch, so the input nacks it or it is retried, never silently dropped.
 
-\`subject\` and the values of \`headers\` are interpolated per message; \`metadata\` adds the metadata keys it includes as headers.
-
-### Connection name
-
-The NATS connection is named after the component's label (\`nekton <label>\`).`,
+${PUBLISH_DESCRIPTION_TAIL}`,
   fields,
   lint: lintNatsConnection,
   examples: [

@@ -5,14 +5,8 @@ import type { Interpolation } from '../../bloblang/index.js';
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch, Message } from '../../message/message.js';
-import {
-  type RedisArgument,
-  type RedisTarget,
-  redisClientFields,
-  redisTarget,
-  redisValue,
-} from '../redis/client.js';
-import { RedisWriterConnection } from '../redis/writer.js';
+import { type RedisArgument, type RedisTarget, redisClientFields, redisValue } from '../redis/client.js';
+import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 const fields = [
   ...redisClientFields(),
@@ -98,9 +92,11 @@ output:
 `,
     },
   ],
-  async build(config, ctx): Promise<Output> {
-    const target = await redisTarget(config);
-    const writer = new RedisHashWriter(config, target, ctx.logger);
-    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight });
-  },
+  // No batching field: a stray `batching` key (the API skips lint) must not turn batching on.
+  build: (config, ctx): Promise<Output> =>
+    redisOutput(
+      { ...config, batching: undefined },
+      ctx,
+      (target) => new RedisHashWriter(config, target, ctx.logger),
+    ),
 });

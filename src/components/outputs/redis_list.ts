@@ -6,14 +6,8 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
-import {
-  type RedisArgument,
-  type RedisTarget,
-  redisClientFields,
-  redisTarget,
-  redisValue,
-} from '../redis/client.js';
-import { RedisWriterConnection } from '../redis/writer.js';
+import { type RedisArgument, type RedisTarget, redisClientFields, redisValue } from '../redis/client.js';
+import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 export class RedisListWriter extends RedisWriterConnection implements OutputWriter {
   private readonly command: string;
@@ -36,9 +30,7 @@ export class RedisListWriter extends RedisWriterConnection implements OutputWrit
       await this.sendAll([args]);
       return;
     }
-    await this.sendAll(
-      batch.map((msg, i) => [this.command, this.key.render(batch, i), redisValue(msg.bytes())]),
-    );
+    await this.sendEach(this.command, this.key, batch);
   }
 }
 
@@ -83,9 +75,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx): Promise<Output> {
-    const target = await redisTarget(config);
-    const writer = new RedisListWriter(target, ctx.logger, config.key, config.command);
-    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
-  },
+  build: (config, ctx): Promise<Output> =>
+    redisOutput(config, ctx, (target) => new RedisListWriter(target, ctx.logger, config.key, config.command)),
 });

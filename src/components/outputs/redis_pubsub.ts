@@ -5,8 +5,8 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
-import { type RedisTarget, redisClientFields, redisTarget, redisValue } from '../redis/client.js';
-import { RedisWriterConnection } from '../redis/writer.js';
+import { type RedisTarget, redisClientFields } from '../redis/client.js';
+import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 export class RedisPubsubWriter extends RedisWriterConnection implements OutputWriter {
   constructor(
@@ -18,9 +18,7 @@ export class RedisPubsubWriter extends RedisWriterConnection implements OutputWr
   }
 
   async write(batch: Batch): Promise<void> {
-    await this.sendAll(
-      batch.map((msg, i) => ['PUBLISH', this.channel.render(batch, i), redisValue(msg.bytes())]),
-    );
+    await this.sendEach('PUBLISH', this.channel, batch);
   }
 }
 
@@ -56,9 +54,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx): Promise<Output> {
-    const target = await redisTarget(config);
-    const writer = new RedisPubsubWriter(target, ctx.logger, config.channel);
-    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
-  },
+  build: (config, ctx): Promise<Output> =>
+    redisOutput(config, ctx, (target) => new RedisPubsubWriter(target, ctx.logger, config.channel)),
 });

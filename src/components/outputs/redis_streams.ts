@@ -7,14 +7,8 @@ import type { BuildContext } from '../../engine/context.js';
 import { asError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
-import {
-  type RedisArgument,
-  type RedisTarget,
-  redisClientFields,
-  redisTarget,
-  redisValue,
-} from '../redis/client.js';
-import { RedisWriterConnection } from '../redis/writer.js';
+import { type RedisArgument, type RedisTarget, redisClientFields, redisValue } from '../redis/client.js';
+import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 const fields = [
   ...redisClientFields(),
@@ -134,9 +128,6 @@ output:
 `,
     },
   ],
-  async build(config, ctx): Promise<Output> {
-    const target = await redisTarget(config);
-    const writer = new RedisStreamsWriter(config, target, ctx);
-    return ctx.wrapWriter(writer, { maxInFlight: config.max_in_flight, batching: config.batching });
-  },
+  build: (config, ctx): Promise<Output> =>
+    redisOutput(config, ctx, (target) => new RedisStreamsWriter(config, target, ctx)),
 });

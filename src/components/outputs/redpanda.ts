@@ -1,7 +1,7 @@
 // The `redpanda` output: kafka_franz's producer and fields (max_in_flight 256 by default).
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output } from '../../engine/component.js';
-import { ConfigError } from '../../engine/errors.js';
+import { refuseProblems } from '../fields/config_problems.js';
 import { loadKafka } from '../kafka/client.js';
 import { kafkaConnectionFields, saslProblems } from '../kafka/fields.js';
 import { fieldsNamed, withOptionalSeedBrokers } from '../kafka/spec_fields.js';
@@ -89,8 +89,7 @@ output:
   ],
   lint: (config) => [...lintRedpandaOutput(config), ...saslProblems(config.sasl)],
   build(config, ctx): Output {
-    const problem = lintRedpandaOutput(config)[0];
-    if (problem) throw new ConfigError(`redpanda: ${problem}`);
+    refuseProblems(lintRedpandaOutput(config), 'redpanda: ');
     const franz = franzConfig(config);
     return ctx.wrapWriter(
       new KafkaFranzWriter(franz, recordTemplate(franz), produceSettings(franz), loadKafka, 'redpanda'),

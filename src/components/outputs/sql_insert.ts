@@ -9,32 +9,10 @@ import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
 import { argsOf } from '../sql/args.js';
 import { SqlDatabase } from '../sql/client.js';
-import {
-  argsMappingField,
-  connectionFields,
-  driverField,
-  dsnField,
-  prefixSuffixFields,
-} from '../sql/fields.js';
+import { connectionFields, insertFields } from '../sql/fields.js';
 
 const fields = [
-  driverField(),
-  dsnField(),
-  field.string('table', 'The table to insert into.', { examples: ['events'] }),
-  field.array(
-    field.string('columns', 'The columns to insert, in the order of `args_mapping`.', {
-      examples: [['id', 'name', 'topic']],
-    }),
-  ),
-  argsMappingField(false),
-  ...prefixSuffixFields(),
-  field.array(
-    field.string('options', 'Keywords placed between INSERT and INTO, e.g. `IGNORE` for mysql.', {
-      optional: true,
-      advanced: true,
-      examples: [['IGNORE']],
-    }),
-  ),
+  ...insertFields({ table: 'events', columns: ['id', 'name', 'topic'], options: [['IGNORE']] }),
   field.int('max_in_flight', 'The most batches inserted at once.', { default: 64 }),
   ...connectionFields(),
   batchingField(),

@@ -1,25 +1,8 @@
 // `for_each`: runs processors over each message of a batch as a batch of its own.
 import { defineRootComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
-import type { Batch } from '../../message/message.js';
-import { buildChildren, closeAll, drive, perMessageLanes, type Steps } from './stepwise.js';
-
-export class ForEachProcessor implements Processor {
-  constructor(private readonly children: Processor[]) {}
-
-  process(batch: Batch): Batch[] | Promise<Batch[]> {
-    return drive(this.steps(batch));
-  }
-
-  private *steps(batch: Batch): Steps<Batch[]> {
-    const out = yield* perMessageLanes(this.children, batch, null);
-    return out.length > 0 ? [out] : [];
-  }
-
-  close(): Promise<void> {
-    return closeAll(this.children);
-  }
-}
+import { LanesProcessor } from './lanes_processor.js';
+import { buildChildren } from './stepwise.js';
 
 export const spec = defineRootComponent({
   name: 'for_each',
@@ -50,5 +33,6 @@ output:
 `,
     },
   ],
-  build: async (config, ctx): Promise<Processor> => new ForEachProcessor(await buildChildren(config, ctx)),
+  build: async (config, ctx): Promise<Processor> =>
+    new LanesProcessor(await buildChildren(config, ctx), null),
 });

@@ -36,6 +36,11 @@ function propertyOf(e: ErrorObject): string | null {
   return null;
 }
 
+/** A numeric bound in the reference's words: `Must be greater than (or equal to) N`. */
+function bound(side: 'greater' | 'less', exclusive: boolean, limit: unknown): string {
+  return `Must be ${side} than ${exclusive ? '' : 'or equal to '}${limit}`;
+}
+
 function wording(e: ErrorObject, p: Record<string, unknown>): string {
   switch (e.keyword) {
     case 'type':
@@ -45,17 +50,13 @@ function wording(e: ErrorObject, p: Record<string, unknown>): string {
     case 'additionalProperties':
       return `Additional property ${String(p.additionalProperty)} is not allowed`;
     case 'minimum':
-      return p.comparison === '>'
-        ? `Must be greater than ${p.limit}`
-        : `Must be greater than or equal to ${p.limit}`;
+      return bound('greater', p.comparison === '>', p.limit);
     case 'exclusiveMinimum':
-      return `Must be greater than ${p.limit}`;
+      return bound('greater', true, p.limit);
     case 'maximum':
-      return p.comparison === '<'
-        ? `Must be less than ${p.limit}`
-        : `Must be less than or equal to ${p.limit}`;
+      return bound('less', p.comparison === '<', p.limit);
     case 'exclusiveMaximum':
-      return `Must be less than ${p.limit}`;
+      return bound('less', true, p.limit);
     case 'minLength':
       return `String length must be greater than or equal to ${p.limit}`;
     case 'maxLength':

@@ -5,14 +5,8 @@ import { defineComponent, field, type RawConfigOf } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Message } from '../../message/message.js';
-import {
-  connectionName,
-  lintNatsConnection,
-  maxReconnectsField,
-  securityFields,
-  urlsField,
-} from '../nats/connection.js';
-import { bucketField, KvBucket } from '../nats/kv.js';
+import { connectionName, lintNatsConnection, securityFields } from '../nats/connection.js';
+import { bucketConnectionFields, KvBucket } from '../nats/kv.js';
 
 const OPERATIONS = [
   'create',
@@ -128,9 +122,7 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 }
 
 const fields = [
-  urlsField(),
-  maxReconnectsField(),
-  bucketField(),
+  ...bucketConnectionFields(),
   field.enum('operation', 'The operation to perform on the KV bucket.', OPERATIONS),
   field.interpolated('key', 'The key for each message (a filter for `keys`).', {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template

@@ -6,7 +6,7 @@ import Long from 'long';
 import protobuf from 'protobufjs';
 import { JsonNumber } from '../../bloblang/library.js';
 import { parseDuration, parseTimestamp } from './protobuf_time.js';
-import { jsonName, mapKeyType, SPECIAL_FORMS, valueField } from './protobuf_to_json.js';
+import { jsonName, mapKeyType, SPECIAL_FORMS, valueField, WRAPPER_TYPES } from './protobuf_to_json.js';
 
 type Obj = Record<string, unknown>;
 
@@ -219,6 +219,7 @@ export class ProtoJsonReader {
   private wellKnown(type: protobuf.Type, json: unknown): Obj | undefined {
     const name = type.fullName.slice('.google.protobuf.'.length);
     const bad = () => new Error(`invalid google.protobuf.${name} value ${describe(json)}`);
+    if (WRAPPER_TYPES.has(name)) return { value: this.singular(type.fields.value!, json, 'value') };
     switch (name) {
       case 'Timestamp':
       case 'Duration': {
@@ -226,16 +227,6 @@ export class ProtoJsonReader {
         const { seconds, nanos } = name === 'Timestamp' ? parseTimestamp(json) : parseDuration(json);
         return { seconds: Long.fromNumber(seconds), nanos };
       }
-      case 'DoubleValue':
-      case 'FloatValue':
-      case 'Int64Value':
-      case 'UInt64Value':
-      case 'Int32Value':
-      case 'UInt32Value':
-      case 'BoolValue':
-      case 'StringValue':
-      case 'BytesValue':
-        return { value: this.singular(type.fields.value!, json, 'value') };
       case 'Empty':
         if (!isObject(json) || Object.keys(json).length > 0) throw bad();
         return {};

@@ -173,6 +173,7 @@ export class ProtoJsonWriter {
     const name = type.fullName.slice('.google.protobuf.'.length);
     const seconds = () => toNumber(msg.seconds);
     const nanos = () => toNumber(msg.nanos);
+    if (WRAPPER_TYPES.has(name)) return this.singular(type.fields.value!, msg.value);
     switch (name) {
       case 'Timestamp':
         if (this.options.structured)
@@ -180,16 +181,6 @@ export class ProtoJsonWriter {
         return formatTimestamp(seconds(), nanos());
       case 'Duration':
         return formatDuration(seconds(), nanos());
-      case 'DoubleValue':
-      case 'FloatValue':
-      case 'Int64Value':
-      case 'UInt64Value':
-      case 'Int32Value':
-      case 'UInt32Value':
-      case 'BoolValue':
-      case 'StringValue':
-      case 'BytesValue':
-        return this.singular(type.fields.value!, msg.value);
       case 'Empty':
         return {};
       case 'FieldMask':
@@ -256,24 +247,22 @@ export class ProtoJsonWriter {
   }
 }
 
+/** The well-known wrappers of one scalar (`value`): their JSON form is that scalar's, both ways. */
+export const WRAPPER_TYPES: ReadonlySet<string> = new Set([
+  'DoubleValue',
+  'FloatValue',
+  'Int64Value',
+  'UInt64Value',
+  'Int32Value',
+  'UInt32Value',
+  'BoolValue',
+  'StringValue',
+  'BytesValue',
+]);
+
 /** Well-known types with a JSON form of their own: inside an Any it goes under "value". */
 export const SPECIAL_FORMS = new Set(
-  [
-    'Timestamp',
-    'Duration',
-    'DoubleValue',
-    'FloatValue',
-    'Int64Value',
-    'UInt64Value',
-    'Int32Value',
-    'UInt32Value',
-    'BoolValue',
-    'StringValue',
-    'BytesValue',
-    'Empty',
-    'FieldMask',
-    'Struct',
-    'ListValue',
-    'Value',
-  ].map((n) => `.google.protobuf.${n}`),
+  ['Timestamp', 'Duration', ...WRAPPER_TYPES, 'Empty', 'FieldMask', 'Struct', 'ListValue', 'Value'].map(
+    (n) => `.google.protobuf.${n}`,
+  ),
 );

@@ -1,19 +1,13 @@
 // The `sql_insert` processor: inserts a row per message (a batch as one multi-row INSERT) and passes
 // the messages on unchanged; when the insert fails every message of the batch is flagged.
-import { defineComponent, field } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch } from '../../message/message.js';
 import { SqlInsertWriter } from '../outputs/sql_insert.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
-import {
-  argsMappingField,
-  connectionFields,
-  driverField,
-  dsnField,
-  prefixSuffixFields,
-} from '../sql/fields.js';
+import { connectionFields, insertFields } from '../sql/fields.js';
 
 export const spec = defineComponent({
   name: 'sql_insert',
@@ -24,25 +18,7 @@ export const spec = defineComponent({
     'Inserts a row per message into a SQL table (a batch as one multi-row INSERT) and passes the messages on unchanged.',
   description:
     'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). When the insert fails, every message of the batch is flagged with the error (handle it with `catch`).',
-  fields: [
-    driverField(),
-    dsnField(),
-    field.string('table', 'The table to insert into.', { examples: ['audit'] }),
-    field.array(
-      field.string('columns', 'The columns to insert, in the order of `args_mapping`.', {
-        examples: [['id', 'seen_at']],
-      }),
-    ),
-    argsMappingField(false),
-    ...prefixSuffixFields(),
-    field.array(
-      field.string('options', 'Keywords placed between INSERT and INTO, e.g. `IGNORE` for mysql.', {
-        optional: true,
-        advanced: true,
-      }),
-    ),
-    ...connectionFields(),
-  ],
+  fields: [...insertFields({ table: 'audit', columns: ['id', 'seen_at'] }), ...connectionFields()],
   examples: [
     {
       title: 'Keep an audit row of every message on its way',

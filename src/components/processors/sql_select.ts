@@ -1,19 +1,13 @@
 // The `sql_select` processor: runs a SELECT per message; the rows (an array of JSON objects)
 // replace the message. A failure flags the message.
-import { defineComponent, field } from '../../config/spec.js';
+import { defineComponent } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { selectStatement } from '../inputs/sql_select.js';
 import { argsOf } from '../sql/args.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
-import {
-  argsMappingField,
-  connectionFields,
-  driverField,
-  dsnField,
-  prefixSuffixFields,
-} from '../sql/fields.js';
+import { connectionFields, selectFields } from '../sql/fields.js';
 
 export const spec = defineComponent({
   name: 'sql_select',
@@ -23,21 +17,7 @@ export const spec = defineComponent({
   summary: 'Runs a SELECT per message; the rows it returns replace the message as an array of objects.',
   description:
     'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders in `where` are `$1`... for postgres and `?` for mysql, filled per message from `args_mapping`. Use it inside `branch` to keep the message and add the result to it. A failed query flags the message with the error.',
-  fields: [
-    driverField(),
-    dsnField(),
-    field.string('table', 'The table to select from.', { examples: ['users'] }),
-    field.array(
-      field.string('columns', 'The columns to select (`*` for all).', { examples: [['*'], ['id', 'name']] }),
-    ),
-    field.string('where', 'An optional WHERE condition, with placeholders for `args_mapping`.', {
-      optional: true,
-      examples: ['id = $1'],
-    }),
-    argsMappingField(true),
-    ...prefixSuffixFields(),
-    ...connectionFields(),
-  ],
+  fields: [...selectFields({ table: 'users', where: 'id = $1' }), ...connectionFields()],
   examples: [
     {
       title: 'Attach the matching user row to each message',

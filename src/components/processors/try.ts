@@ -1,31 +1,14 @@
 // `try`: runs processors on each message in turn and stops at the first one that fails it.
 import { defineRootComponent, field } from '../../config/spec.js';
-import type { Processor } from '../../engine/component.js';
 import type { ComponentConfig } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
-import { buildChildren, closeAll, drive, perMessageLanes, type Steps } from './stepwise.js';
+import { LanesProcessor } from './lanes_processor.js';
+import { buildChildren } from './stepwise.js';
 
 export type TryConfig = ComponentConfig[];
 
 /** A lane keeps going while its (one-message) batch carries no error. */
 const notErrored = (batch: Batch): boolean => batch[0]?.error === null;
-
-export class TryProcessor implements Processor {
-  constructor(private readonly children: Processor[]) {}
-
-  process(batch: Batch): Batch[] | Promise<Batch[]> {
-    return drive(this.steps(batch));
-  }
-
-  private *steps(batch: Batch): Steps<Batch[]> {
-    const out = yield* perMessageLanes(this.children, batch, notErrored);
-    return out.length > 0 ? [out] : [];
-  }
-
-  close(): Promise<void> {
-    return closeAll(this.children);
-  }
-}
 
 export const spec = defineRootComponent({
   name: 'try',
@@ -58,5 +41,5 @@ output:
 `,
     },
   ],
-  build: async (config, ctx) => new TryProcessor(await buildChildren(config, ctx)),
+  build: async (config, ctx) => new LanesProcessor(await buildChildren(config, ctx), notErrored),
 });

@@ -1,9 +1,31 @@
 // What every Redis output shares: one connection opened by connect() (the engine reconnects it
 // with backoff when it is lost) and a pipelined send of a batch's commands.
 import type { Logger } from 'pino';
+import type { Interpolation } from '../../bloblang/index.js';
+import type { BatchPolicyConfig } from '../../engine/batching.js';
+import type { Output, OutputWriter } from '../../engine/component.js';
+import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
-import { type RedisArgument, RedisConnection, type RedisTarget } from './client.js';
+import type { Batch } from '../../message/message.js';
+import {
+  type RedisArgument,
+  type RedisClientConfig,
+  RedisConnection,
+  type RedisTarget,
+  redisTarget,
+  redisValue,
+} from './client.js';
+
+/** Builds a Redis output: the writer made for the configured server, wrapped by the engine. */
+export async function redisOutput(
+  config: RedisClientConfig & { max_in_flight: number; batching?: BatchPolicyConfig },
+  ctx: BuildContext,
+  writer: (target: RedisTarget) => OutputWriter,
+): Promise<Output> {
+  const target = await redisTarget(config);
+  return ctx.wrapWriter(writer(target), { maxInFlight: config.max_in_flight, batching: config.batching });
+}
 
 export abstract class RedisWriterConnection {
   protected connection: RedisConnection | null = null;
@@ -45,6 +67,11 @@ export abstract class RedisWriterConnection {
     if (!connection || connection.lost)
       throw new NotConnectedError(`redis at ${this.target.address}: not connected`);
     return connection;
+  }
+
+  /** `command key content` per message, `key` rendered for each, in one round trip. */
+  protected sendEach(command: string, key: Interpolation, batch: Batch): Promise<void> {
+    return this.sendAll(batch.map((msg, i) => [command, key.render(batch, i), redisValue(msg.bytes())]));
   }
 
   /**

@@ -108,3 +108,44 @@ export function connectionFields() {
 export type SqlConnectionConfig = ConfigOf<
   [ReturnType<typeof driverField>, ReturnType<typeof dsnField>, ...ReturnType<typeof connectionFields>]
 >;
+
+/** `driver` ... `suffix`: what sql_select declares as an input and as a processor. */
+export function selectFields(examples: { table: string; where: string }) {
+  return [
+    driverField(),
+    dsnField(),
+    field.string('table', 'The table to select from.', { examples: [examples.table] }),
+    field.array(
+      field.string('columns', 'The columns to select (`*` for all).', { examples: [['*'], ['id', 'name']] }),
+    ),
+    field.string('where', 'An optional WHERE condition, with placeholders for `args_mapping`.', {
+      optional: true,
+      examples: [examples.where],
+    }),
+    argsMappingField(true),
+    ...prefixSuffixFields(),
+  ] as const;
+}
+
+/** `driver` ... `options`: what sql_insert declares as an output and as a processor. */
+export function insertFields(examples: { table: string; columns: string[]; options?: string[][] }) {
+  return [
+    driverField(),
+    dsnField(),
+    field.string('table', 'The table to insert into.', { examples: [examples.table] }),
+    field.array(
+      field.string('columns', 'The columns to insert, in the order of `args_mapping`.', {
+        examples: [examples.columns],
+      }),
+    ),
+    argsMappingField(false),
+    ...prefixSuffixFields(),
+    field.array(
+      field.string('options', 'Keywords placed between INSERT and INTO, e.g. `IGNORE` for mysql.', {
+        optional: true,
+        advanced: true,
+        ...(examples.options ? { examples: examples.options } : {}),
+      }),
+    ),
+  ] as const;
+}
