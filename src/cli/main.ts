@@ -5,6 +5,7 @@ import { ConfigError } from '../engine/errors.js';
 import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
 import { buildInfo } from '../http/version.js';
 import { addOpenApiCommand } from './openapi_command.js';
+import { addPluginCommands } from './plugin_command.js';
 
 /** Options every command understands (also accepted before the subcommand, as Benthos allows). */
 export interface GlobalOptions {
@@ -330,23 +331,7 @@ export function buildProgram(): Command {
 
   addOpenApiCommand(program);
 
-  program
-    .command('plugin')
-    .description('work with plugin packages')
-    .command('init <name>')
-    .description('create a plugin package (a processor, its test and a README) in the directory <name>')
-    .action(async (name: string) => {
-      const { initPlugin } = await import('./plugin_init.js');
-      process.exitCode = await initPlugin(name);
-    });
-
-  // Plugins register before any command reads the component registry.
-  program.hook('preAction', async (_program, action) => {
-    const { plugins } = globalOptions(action);
-    if (plugins.length === 0) return;
-    const { loadPluginModules } = await import('../api/plugin_loading.js');
-    await loadPluginModules(plugins);
-  });
+  addPluginCommands(program, (action) => globalOptions(action).plugins);
 
   // Set last: subcommands copy this setting from the program when they are added.
   program.allowExcessArguments(true);
