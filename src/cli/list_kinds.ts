@@ -53,11 +53,11 @@ export function componentKindOf(kind: ListKind): ComponentKind | undefined {
 export function namesOf(
   kind: ListKind,
   status?: ComponentStatus,
-  _registry: Registry = processRegistry(),
+  registry: Registry = processRegistry(),
 ): string[] {
   const component = COMPONENT_OF[kind];
   if (component) {
-    return processRegistry()
+    return registry
       .list(component)
       .filter((s) => status === undefined || s.status === status)
       .map((s) => s.name)

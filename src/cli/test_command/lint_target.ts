@@ -13,7 +13,7 @@ import type { Registry } from '../../engine/registry.js';
 import { processRegistry } from '../../plugins/process_registry.js';
 
 /** `(line,col) message` per problem; a file that cannot be read or parsed is one problem. */
-export async function lintTarget(path: string, _registry: Registry = processRegistry()): Promise<string[]> {
+export async function lintTarget(path: string, registry: Registry = processRegistry()): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -27,7 +27,7 @@ export async function lintTarget(path: string, _registry: Registry = processRegi
   }
   try {
     const parsed = parseYaml(interpolated.text, path);
-    return lintServiceConfig(parsed, { provider: schemaProvider(processRegistry()) }).map(formatApiLint);
+    return lintServiceConfig(parsed, { provider: schemaProvider(registry) }).map(formatApiLint);
   } catch (err) {
     if (err instanceof PositionedConfigError) return err.problems.map(formatApiLint);
     return [`(1,1) ${errorMessage(err)}`];

@@ -121,7 +121,7 @@ async function processorsTarget(testCase: TestCase, options: ProviderOptions): P
   const abort = new AbortController();
   const resources = new ResourceManager();
   const env: EngineEnv = {
-    registry: processRegistry(),
+    registry,
     logger: options.logger,
     metrics: noopMetrics,
     resources,
