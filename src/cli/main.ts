@@ -171,6 +171,10 @@ export function buildProgram(): Command {
     .option('--prefix-stream-endpoints <bool>', 'put component endpoints under /<stream id>', 'true')
     .option('-w, --watcher', 'watch stream files and apply changes', false)
     .option(
+      '--store <url>',
+      'keep API-made streams and resources across restarts: file:DIR, postgres://..., nats://HOST:PORT/BUCKET',
+    )
+    .option(
       '--max-body-size <bytes>',
       'largest request body the API accepts (larger is 413); suffixes KiB, MiB',
       parseByteSize,
@@ -191,6 +195,7 @@ export function buildProgram(): Command {
         envFiles: global.envFile,
         resources: global.resources,
         logLevel: global.logLevel,
+        store: opts.store as string | undefined,
       });
     });
 

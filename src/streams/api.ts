@@ -18,7 +18,7 @@ export function registerStreamsApi(
   server.register(
     '/ready',
     'Returns 200 when every running stream is connected, otherwise 503 naming the streams that are not.',
-    aggregatedReadyHandler(ctx.manager),
+    aggregatedReadyHandler(ctx.manager, ctx.persistence?.store),
   );
   if (!options.api) return;
   server.register(

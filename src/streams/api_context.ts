@@ -6,6 +6,7 @@ import type { ComponentBuilder } from '../engine/builder.js';
 import type { ResourceManager } from '../engine/resources.js';
 import type { KeyedLock } from './keyed_lock.js';
 import type { StreamManager, StreamMetrics } from './manager.js';
+import type { StorePersistence } from './store/persistence.js';
 
 export interface StreamsApiContext {
   manager: StreamManager;
@@ -20,4 +21,6 @@ export interface StreamsApiContext {
   resources: ResourceManager;
   /** Builds resource components (process-wide: no stream id, endpoints unprefixed). */
   resourceBuilder: ComponentBuilder;
+  /** With `--store`: resource changes are written there before they count. */
+  persistence?: StorePersistence;
 }
