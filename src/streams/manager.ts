@@ -11,6 +11,7 @@ import {
 import type { Resources } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import type { InprocBus } from '../engine/inproc.js';
+import type { DynamicMemberStore } from '../engine/member_store.js';
 import { noopMetrics } from '../engine/noop_metrics.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceKind } from '../engine/resources.js';
@@ -55,6 +56,8 @@ export interface StreamManagerOptions {
   baseDir?: string;
   /** Writes a change (undefined: a delete) to the stream store before it counts; throws to refuse it. */
   persist?: (id: string, definition: StreamDefinition | undefined) => Promise<void>;
+  /** Where a stream's `dynamic` outputs keep posted members (with a stream store). */
+  members?: (id: string) => DynamicMemberStore;
 }
 
 export interface StreamDefinition {
@@ -244,6 +247,7 @@ export class StreamManager {
       streamId: id,
       signal: abort.signal,
       baseDir: this.options.baseDir,
+      members: this.options.members?.(id),
     };
     let stream: Stream;
     try {
@@ -415,6 +419,7 @@ export class StreamManager {
       streamId: id,
       signal: abort.signal,
       baseDir: this.options.baseDir,
+      members: this.options.members?.(id),
     };
     const streamLogger = logger.child({ stream: id });
     let stream: Stream;

@@ -112,6 +112,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     prefixStreamEndpoints: options.prefixStreamEndpoints,
     baseDir: observability.baseDir,
     persist: persistence?.persistStream,
+    members: persistence?.membersOf,
   });
   let watcher: StreamFileWatcher | undefined;
   const stop = async () => {
@@ -125,6 +126,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     const stored = await persistence?.store.open().catch((err) => {
       throw new ConfigError(errorMessage(err));
     });
+    if (stored) persistence?.loadMembers(stored);
     await service.buildResources(config, source);
     await buildResourceFiles(options, provider, service);
     const apiContext: StreamsApiContext = {

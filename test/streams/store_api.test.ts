@@ -121,6 +121,34 @@ describe('stream store: API changes', () => {
     }
   });
 
+  it('members posted to a dynamic output are kept, come back after a restart, and go with their stream', async () => {
+    const dir = tempDir();
+    const config =
+      'input:\n  generate:\n    interval: 50ms\n    mapping: root = "x"\noutput:\n  dynamic:\n    outputs: {}\n';
+    const first = await startService({ store: `file:${dir}` });
+    try {
+      assert.equal((await send(first, 'POST', '/streams/d', config)).status, 200);
+      assert.equal((await send(first, 'POST', '/d/outputs/m1', 'drop: {}\n')).status, 200);
+      assert.equal((await send(first, 'POST', '/d/outputs/m2', 'drop: {}\n')).status, 200);
+      assert.equal((await send(first, 'DELETE', '/d/outputs/m2')).status, 200);
+      assert.deepEqual((await stored(dir)).get('dynamic_members/d/root.output/m1'), {
+        config: 'drop: {}\n',
+        interpolate: false,
+      });
+      assert.ok(!(await stored(dir)).has('dynamic_members/d/root.output/m2'));
+    } finally {
+      await first.stop();
+    }
+    const second = await startService({ store: `file:${dir}` });
+    try {
+      assert.deepEqual(Object.keys(json(await send(second, 'GET', '/d/outputs'))), ['m1']);
+      assert.equal((await send(second, 'DELETE', '/streams/d')).status, 200);
+      assert.deepEqual([...(await stored(dir)).keys()], []);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it("the observability config's streams.store names the store; --store overrides it", async () => {
     const fromConfig = tempDir();
     const fromFlag = tempDir();

@@ -23,7 +23,7 @@ export async function restoreStored(
 ): Promise<{ streams: number; resources: number }> {
   let resources = 0;
   for (const record of records) {
-    if (record.section === 'streams') continue;
+    if (!record.section.endsWith('_resources')) continue;
     const kind = record.section.slice(0, -'_resources'.length) as ResourceKind;
     if (ctx.resources.has(kind, record.id)) {
       logger.warn(`${kind} resource '${record.id}': the config files define it; its stored copy is not used`);

@@ -5,8 +5,11 @@
 import type { ResourceKind } from '../../engine/resources.js';
 import { HttpError } from '../../listener/http_error.js';
 
-/** `streams` for stream configs, `<kind>_resources` for resources (the config file's section names). */
-export type StoreSection = 'streams' | `${ResourceKind}_resources`;
+/**
+ * `streams` for stream configs, `<kind>_resources` for resources (the config file's section
+ * names), `dynamic_members` for members posted to `dynamic` outputs (id `<stream>/<path>/<member>`).
+ */
+export type StoreSection = 'streams' | `${ResourceKind}_resources` | 'dynamic_members';
 
 export interface StoreKey {
   section: StoreSection;
@@ -101,6 +104,7 @@ const SECTIONS: readonly StoreSection[] = [
   'processor_resources',
   'input_resources',
   'output_resources',
+  'dynamic_members',
 ];
 
 export function isStoreSection(value: string): value is StoreSection {
