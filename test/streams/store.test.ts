@@ -2,7 +2,8 @@
 // Issue 23 part 1: `nekton streams --store URL` keeps API-made streams and resources across
 // restarts, for each store kind, with real processes (SIGTERM and SIGKILL) on the local
 // PostgreSQL and NATS JetStream; secrets stay unexpanded in the store; an unreachable store at
-// start fails the start naming it; losing it later makes /ready 503 while the streams run on.
+// start fails the start naming it; losing it later makes /ready 503 while the streams run on;
+// each store's change feed reports writes made on another connection.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,9 @@ import { describe, it, type TestContext } from 'node:test';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
+import { NatsStore } from '../../src/streams/store/nats.js';
+import { PostgresStore } from '../../src/streams/store/postgres.js';
+import type { StoreChange, StreamStore } from '../../src/streams/store/store.js';
 import { runNekton, startNekton, tempDir } from '../helpers/cli.js';
 import {
   closedPort,
@@ -323,6 +327,59 @@ describe('stream store: lost while running', () => {
       } finally {
         await stopNode(node, 'SIGKILL');
         await proxy.cut();
+        await clean();
+      }
+    });
+  }
+});
+
+describe('stream store: change feed', () => {
+  const cases: Array<{
+    service: ServiceName;
+    url: string;
+    open: (url: string) => StreamStore;
+    clean: () => Promise<void>;
+  }> = [
+    {
+      service: 'postgres',
+      url: POSTGRES_DSN,
+      open: (url) => new PostgresStore(url),
+      clean: clearPostgresTable,
+    },
+    {
+      service: 'nats',
+      url: `${NATS_URL}/nekton_store_feed_${process.pid}`,
+      open: (url) => new NatsStore(url),
+      clean: () => deleteNatsBucket(`nekton_store_feed_${process.pid}`),
+    },
+  ];
+  for (const { service, url, open, clean } of cases) {
+    it(`${service}: a write on one connection reaches another's watch (LISTEN/NOTIFY, KV watch)`, async (t) => {
+      if (!(await requireService(t, service))) return;
+      await clean();
+      const writer = open(url);
+      const watcher = open(url);
+      try {
+        await writer.open();
+        assert.deepEqual(await watcher.open(), []);
+        const seen: StoreChange[] = [];
+        watcher.watch((change) => seen.push(change));
+        const value = { config: { input: { generate: { mapping: 'root = "${X}"' } } }, interpolate: true };
+        // The KV watch starts asynchronously: write until the first change is seen.
+        await waitFor(
+          async () => {
+            await writer.put({ section: 'streams', id: 'fed' }, value);
+            return seen.length > 0;
+          },
+          { intervalMs: 100, message: 'the put to be seen' },
+        );
+        assert.deepEqual(seen[0], { section: 'streams', id: 'fed', value });
+        await writer.remove({ section: 'streams', id: 'fed' });
+        await waitFor(() => seen.some((c) => c.value === undefined), { message: 'the removal to be seen' });
+        assert.deepEqual(seen.at(-1), { section: 'streams', id: 'fed', value: undefined });
+      } finally {
+        await writer.close();
+        await watcher.close();
         await clean();
       }
     });

@@ -28,7 +28,7 @@ export interface StoredRecord extends StoreKey {
   value: StoredValue;
 }
 
-/** A change another writer made (the store's change feed: LISTEN/NOTIFY, KV watch). */
+/** A change to the store, by any writer (the store's change feed: LISTEN/NOTIFY, KV watch). */
 export interface StoreChange extends StoreKey {
   /** Undefined when the key was removed. */
   value: StoredValue | undefined;
