@@ -296,6 +296,10 @@ export function buildProgram(): Command {
     .option('--prefix-stream-endpoints <bool>', 'put component endpoints under /<stream id>', 'true')
     .option('-w, --watcher', 'watch stream files and apply changes', false)
     .option(
+      '--store <url>',
+      'keep API-made streams and resources across restarts: file:DIR, postgres://..., nats://HOST:PORT/BUCKET',
+    )
+    .option(
       '--max-body-size <bytes>',
       'largest request body the API accepts (larger is 413); suffixes KiB, MiB',
       parseByteSize,
@@ -318,6 +322,7 @@ export function buildProgram(): Command {
         resources: global.resources,
         logLevel: global.logLevel,
         templates: global.templates,
+        store: opts.store as string | undefined,
       });
     });
 

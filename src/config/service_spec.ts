@@ -29,8 +29,31 @@ export function streamFields(options: { allowTests?: boolean } = {}): FieldSpec[
   return pick(options.allowTests ? [...STREAM_SECTIONS, 'tests'] : STREAM_SECTIONS);
 }
 
-/** Fields of a service config; without the stream sections for the streams-mode observability file. */
+/** nekton's own section of the streams-mode observability file (the reference has none). */
+export const STREAMS_MODE_FIELD: FieldSpec = {
+  name: 'streams',
+  type: 'object',
+  kind: 'scalar',
+  description: 'Settings of streams mode.',
+  optional: true,
+  children: [
+    {
+      name: 'store',
+      type: 'string',
+      kind: 'scalar',
+      description:
+        'Where streams and resources created over the API are kept across restarts: `file:DIR`, `postgres://...` or `nats://HOST:PORT/BUCKET`. `--store` overrides it.',
+      optional: true,
+      examples: ['file:/var/lib/nekton/streams', 'nats://127.0.0.1:4222/nekton_streams'],
+    },
+  ],
+};
+
+/** Fields of a service config; the streams-mode observability file has no stream sections but a `streams` one. */
 export function serviceFields(options: { withStreamSections?: boolean } = {}): FieldSpec[] {
   if (options.withStreamSections ?? true) return SERVICE_FIELDS;
-  return SERVICE_FIELDS.filter((f) => !(STREAM_SECTIONS as readonly string[]).includes(f.name));
+  return [
+    ...SERVICE_FIELDS.filter((f) => !(STREAM_SECTIONS as readonly string[]).includes(f.name)),
+    STREAMS_MODE_FIELD,
+  ];
 }

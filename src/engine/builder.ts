@@ -1,5 +1,6 @@
 // Builds components from their normalised configs: looks the spec up, hands the factory a
 // BuildContext, and wraps the result with metrics and the component-level processors.
+
 import type { Logger } from 'pino';
 import { parseInterpolation, parseMapping } from '../bloblang/index.js';
 import { DurationError, parseDurationMs } from '../config/duration.js';
@@ -22,6 +23,7 @@ import { ConfigError, FieldValueError } from './errors.js';
 import { writeGroupTo } from './group_write.js';
 import type { InprocBus } from './inproc.js';
 import { ReaderInput, type UndeliveredCount } from './input_wrapper.js';
+import type { DynamicMemberStore } from './member_store.js';
 import { ObservedProcessor } from './observed_processor.js';
 import { WriterOutput } from './output_wrapper.js';
 import { ProcessedInput } from './processed_input.js';
@@ -53,6 +55,8 @@ export interface EngineEnv {
   baseDir?: string;
   /** Counts messages inputs handed back undelivered at close (replays that never ran). */
   undelivered?: UndeliveredCount;
+  /** Where `dynamic` outputs keep posted members (streams mode with a store). */
+  members?: DynamicMemberStore;
 }
 
 export class ComponentBuilder {
@@ -154,6 +158,7 @@ export class ComponentBuilder {
       resources: env.resources,
       signal: env.signal,
       inproc: env.inproc,
+      members: env.members,
       get schemas() {
         return builderSchemas();
       },

@@ -1,5 +1,6 @@
 // What a component's factory receives: its identity, logging, metrics, shared resources and the
 // means to build the components nested inside it.
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Interpolation, Mapping } from '../bloblang/index.js';
@@ -7,6 +8,7 @@ import type { SchemaProvider } from '../config/schema.js';
 import type { BatchPolicy, BatchPolicyConfig } from './batching.js';
 import type { Cache, Input, InputReader, Output, OutputWriter, Processor, RateLimit } from './component.js';
 import type { InprocBus } from './inproc.js';
+import type { DynamicMemberStore } from './member_store.js';
 import type { RouteDoc } from './route_declaration.js';
 
 /** A component as written in config, normalised: `{generate: {...}, label: x}` -> this. */
@@ -99,6 +101,8 @@ export interface BuildContext {
   readonly inproc: InprocBus;
   /** The component specs of this process, to read configs that arrive at run time (dynamic brokers). */
   readonly schemas: SchemaProvider;
+  /** Where posted dynamic members are kept across restarts (streams mode with a store). */
+  readonly members?: DynamicMemberStore;
   buildInput(config: ComponentConfig): Promise<Input>;
   buildOutput(config: ComponentConfig): Promise<Output>;
   buildProcessor(config: ComponentConfig): Promise<Processor>;

@@ -30,7 +30,7 @@ export function registerStreamsApi(
   options: { api: boolean },
 ): void {
   const register = server.register.bind(server);
-  registerDeclared(register, READY_ROUTE, aggregatedReadyHandler(ctx.manager));
+  registerDeclared(register, READY_ROUTE, aggregatedReadyHandler(ctx.manager, ctx.persistence?.store));
   if (!options.api) return;
   registerDeclared(register, STREAMS_ROUTE, streamsHandler(ctx));
   registerDeclared(register, STREAM_ROUTE, streamHandler(ctx));

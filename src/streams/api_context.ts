@@ -7,6 +7,7 @@ import type { ComponentBuilder } from '../engine/builder.js';
 import type { ResourceManager } from '../engine/resources.js';
 import type { KeyedLock } from './keyed_lock.js';
 import type { StreamManager, StreamMetrics } from './manager.js';
+import type { StorePersistence } from './store/persistence.js';
 
 export interface StreamsApiContext {
   manager: StreamManager;
@@ -23,4 +24,6 @@ export interface StreamsApiContext {
   resourceBuilder: ComponentBuilder;
   /** Logs each stream the API creates, updates or deletes. */
   logger: Logger;
+  /** With `--store`: resource changes are written there before they count. */
+  persistence?: StorePersistence;
 }

@@ -2,6 +2,7 @@
 // nekton decision 4 adds `GET /resources`, `GET /resources/{type}`, `GET` and `DELETE /resources/{type}/{id}`.
 import type { ServerResponse } from 'node:http';
 import { readComponentBodySliced } from '../config/api_body_sliced.js';
+import type { EnvLookup } from '../config/env_interpolation.js';
 import { scrubComponent } from '../config/scrub.js';
 import type { EndpointHandler } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
@@ -73,7 +74,7 @@ export function resourceHandler(ctx: StreamsApiContext): EndpointHandler {
       assertValidId(id, 'resource');
       const chilled = isChilled(queryOf(req));
       const text = await readText(req, ctx.bodyLimitBytes);
-      await installResource(ctx, type, id, text, chilled);
+      await installResource(ctx, type, id, text, { chilled, env: ctx.env });
       sendOk(res);
     } catch (err) {
       sendFailure(res, scrubbedError(err));
@@ -81,16 +82,17 @@ export function resourceHandler(ctx: StreamsApiContext): EndpointHandler {
   };
 }
 
-async function installResource(
+/** Checks, builds and installs a resource body; the stream store takes it before it counts. */
+export async function installResource(
   ctx: StreamsApiContext,
   kind: ResourceKind,
   id: string,
   text: string,
-  chilled: boolean,
+  { chilled, env }: { chilled: boolean; env: EnvLookup | undefined },
 ): Promise<void> {
   let result: Awaited<ReturnType<typeof readComponentBodySliced>>;
   try {
-    const options = { provider: ctx.provider, env: ctx.env, chilled, bloblang: ctx.bloblang };
+    const options = { provider: ctx.provider, env, chilled, bloblang: ctx.bloblang };
     result = await ctx.bodyQueue.run('', () =>
       readComponentBodySliced(text, kind, options, new TimeSlicer()),
     );
@@ -112,8 +114,18 @@ async function installResource(
   } catch (err) {
     throw new StreamBuildError(errorMessage(err));
   }
-  // Stored as posted (`${VAR}` unexpanded): the stored config is only ever read back.
-  await ctx.resources.set(kind, id, component, result.posted === undefined ? result.raw : result.posted);
+  const posted = result.posted === undefined ? result.raw : result.posted;
+  try {
+    await ctx.persistence?.putResource(kind, id, {
+      config: posted,
+      interpolate: result.posted !== undefined,
+    });
+  } catch (err) {
+    await component.close().catch(() => undefined);
+    throw err;
+  }
+  // Kept as posted (`${VAR}` unexpanded): the kept config is only ever read back.
+  await ctx.resources.set(kind, id, component, posted);
 }
 
 async function deleteResource(
@@ -131,6 +143,7 @@ async function deleteResource(
       streams: users,
     });
   }
+  await ctx.persistence?.removeResource(kind, id);
   await ctx.resources.remove(kind, id);
   sendOk(res);
 }

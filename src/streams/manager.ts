@@ -12,6 +12,7 @@ import {
 import type { Resources } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import type { InprocBus } from '../engine/inproc.js';
+import type { DynamicMemberStore } from '../engine/member_store.js';
 import { noopMetrics } from '../engine/noop_metrics.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceKind } from '../engine/resources.js';
@@ -58,6 +59,10 @@ export interface StreamManagerOptions {
   /** How long an update waits for the new stream's first connects (see start_check.ts). */
   startCheckMs?: number;
   baseDir?: string;
+  /** Writes a change (undefined: a delete) to the stream store before it counts; throws to refuse it. */
+  persist?: (id: string, definition: StreamDefinition | undefined) => Promise<void>;
+  /** Where a stream's `dynamic` outputs keep posted members (with a stream store). */
+  members?: (id: string) => DynamicMemberStore;
 }
 
 export interface StreamDefinition {
@@ -66,6 +71,8 @@ export interface StreamDefinition {
   raw: unknown;
   /** As posted, `${VAR}` unexpanded, for reads; defaults to raw. */
   posted?: unknown;
+  /** Loaded from a stream file: the file, not the stream store, keeps it. */
+  fromFile?: boolean;
 }
 
 const DEFAULT_STOP_TIMEOUT_MS = 20_000;
@@ -127,7 +134,9 @@ export class StreamManager {
     return this.locks.run(id, async () => {
       this.assertOpen();
       if (this.streams.has(id)) throw new StreamExistsError(id);
-      this.streams.set(id, await this.start(id, definition));
+      const entry = await this.start(id, definition);
+      await this.persisted(id, definition, () => this.stopInstance(entry, undefined));
+      this.streams.set(id, entry);
     });
   }
 
@@ -192,6 +201,10 @@ export class StreamManager {
         `stream '${current.id}' did not start: ${failure} (the previous config was restarted)`,
       );
     }
+    await this.persisted(current.id, definition, async () => {
+      await this.stopInstance(next, stopTimeoutMs);
+      await this.restore(current);
+    });
     this.streams.set(current.id, next);
   }
 
@@ -215,6 +228,9 @@ export class StreamManager {
         `stream '${current.id}' did not start: ${failure} (the running stream was left as it was)`,
       );
     }
+    await this.persisted(current.id, definition, () =>
+      this.stopInstance(next, stopTimeoutMs, { keepMetrics: true }),
+    );
     this.streams.set(current.id, next);
     await this.stopInstance(current, stopTimeoutMs, { keepMetrics: true });
   }
@@ -236,6 +252,7 @@ export class StreamManager {
       streamId: id,
       signal: abort.signal,
       baseDir: this.options.baseDir,
+      members: this.options.members?.(id),
     };
     let stream: Stream;
     try {
@@ -269,6 +286,7 @@ export class StreamManager {
       this.assertOpen();
       const current = this.streams.get(id);
       if (!current) throw new StreamNotFoundError(id);
+      await this.options.persist?.(id, undefined);
       await this.stopInstance(current, stopTimeoutMs);
       this.streams.delete(id);
     });
@@ -360,6 +378,7 @@ export class StreamManager {
         await this.stopInstance(entry, undefined);
         throw new StreamStartError(`stream '${id}' did not start: ${failure}`);
       }
+      await this.persisted(id, definition, () => this.stopInstance(entry, undefined));
       this.streams.set(id, entry);
     });
   }
@@ -382,6 +401,21 @@ export class StreamManager {
       // Already gone (a concurrent DELETE won): that is what we wanted.
       if (!(err instanceof StreamNotFoundError)) throw err;
     });
+  }
+
+  /** The store takes the change before it counts; when it refuses, `undo` puts things back. */
+  private async persisted(
+    id: string,
+    definition: StreamDefinition,
+    undo: () => Promise<void>,
+  ): Promise<void> {
+    if (!this.options.persist) return;
+    try {
+      await this.options.persist(id, definition);
+    } catch (err) {
+      await undo().catch(() => undefined);
+      throw err;
+    }
   }
 
   private assertOpen(): void {
@@ -410,6 +444,7 @@ export class StreamManager {
       streamId: id,
       signal: abort.signal,
       baseDir: this.options.baseDir,
+      members: this.options.members?.(id),
     };
     const streamLogger = logger.child({ stream: id });
     let stream: Stream;

@@ -14,11 +14,16 @@ import { processRegistry } from '../plugins/process_registry.js';
 import { assembleService, type Service } from '../service/assembly.js';
 import { loadResourceFiles } from '../service/resource_files.js';
 import { registerStreamsApi } from './api.js';
+import type { StreamsApiContext } from './api_context.js';
 import { resolveStreamFiles } from './files.js';
 import { KeyedLock } from './keyed_lock.js';
 import { StreamManager } from './manager.js';
 import { loadObservability } from './observability.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from './request.js';
+import { configuredStore } from './store/configured_store.js';
+import { storeFromUrl } from './store/open_store.js';
+import { StorePersistence } from './store/persistence.js';
+import { restoreStored } from './store/restore.js';
 import { type LoadedStreamFile, loadStreamDefinition } from './stream_files.js';
 import { StreamFileWatcher } from './watcher.js';
 
@@ -53,6 +58,8 @@ export interface StreamsCommandOptions {
   watchDebounceMs?: number;
   /** Slow-client guards of the HTTP server (header/request/keep-alive timeouts); tests shorten them. */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /** `--store URL`: where API changes are kept across restarts (overrides `streams.store`). */
+  store?: string;
 }
 
 export interface StreamsService {
@@ -95,6 +102,8 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
   const { logger, metrics, http, resources, resourceBuilder } = service;
   const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
   const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
+  const storeUrl = options.store ?? configuredStore(observability.raw);
+  const persistence = storeUrl === undefined ? undefined : new StorePersistence(storeFromUrl(storeUrl));
   const manager = new StreamManager({
     registry,
     logger,
@@ -104,36 +113,49 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     endpoints: http,
     prefixStreamEndpoints: options.prefixStreamEndpoints,
     baseDir: observability.baseDir,
+    persist: persistence?.persistStream,
+    members: persistence?.membersOf,
   });
   let watcher: StreamFileWatcher | undefined;
   const stop = async () => {
     await watcher?.close();
     await manager.stopAll(shutdownTimeoutMs);
+    await persistence?.store.close();
     await service.close();
   };
 
   try {
+    const stored = await persistence?.store.open().catch((err) => {
+      throw new ConfigError(errorMessage(err));
+    });
+    if (stored) persistence?.loadMembers(stored);
     await service.buildResources(config, source);
     await buildResourceFiles(options, provider, service);
-    registerStreamsApi(
-      http,
-      {
-        manager,
-        metrics,
-        provider,
-        env: envLookup(process.env),
-        bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-        bodyQueue: new KeyedLock(),
-        resources,
-        resourceBuilder,
-        logger,
-      },
-      { api: options.api },
-    );
+    const apiContext: StreamsApiContext = {
+      manager,
+      metrics,
+      provider,
+      env: envLookup(process.env),
+      bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      bodyQueue: new KeyedLock(),
+      resources,
+      resourceBuilder,
+      logger,
+      persistence,
+    };
+    registerStreamsApi(http, apiContext, { api: options.api });
     const files = await loadStreamFiles(options, provider, logger);
     for (const file of files) {
       await manager.create(file.id, file.definition).catch((err) => {
         throw new ConfigError(`failed to create stream (${file.id}): ${errorMessage(err)}`);
+      });
+    }
+    if (persistence && stored) {
+      await persistence.whileRestoring(async () => {
+        const counts = await restoreStored(stored, apiContext, logger);
+        logger.info(
+          `stream store ${persistence.store.name}: restored ${counts.streams} streams and ${counts.resources} resources`,
+        );
       });
     }
     await service.listen();

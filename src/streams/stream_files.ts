@@ -22,7 +22,7 @@ export async function loadStreamDefinition(
   const loaded = await loadStreamFile(file.path, { provider: options.provider, envFiles: options.envFiles });
   return {
     ...file,
-    definition: { config: loaded.config, raw: loaded.raw, posted: loaded.posted },
+    definition: { config: loaded.config, raw: loaded.raw, posted: loaded.posted, fromFile: true },
     lints: loaded.lints,
   };
 }

@@ -17,4 +17,5 @@ export {
   SERVICES,
   type ServiceName,
 } from './services.js';
+export { TcpProxy } from './tcp_proxy.js';
 export { type WaitOptions, waitFor } from './wait.js';

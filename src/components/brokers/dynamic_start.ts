@@ -16,12 +16,15 @@ export async function startDynamic<D extends DynamicComponent>(
   members: Record<string, ComponentConfig>,
   prefix: string,
   ctx: BuildContext,
+  /** Runs after the static members are set, before the endpoints are served. */
+  afterStatic?: (dynamic: D) => Promise<void>,
 ): Promise<D> {
   try {
     for (const [id, cc] of Object.entries(members)) {
       const member = staticMember(kind, cc, ctx.schemas);
       await dynamic.set(id, member.config, member.stored);
     }
+    await afterStatic?.(dynamic);
     dynamic.crud.register(
       (path, description, handler, doc) => ctx.registerEndpoint(path, description, handler, doc),
       prefix,

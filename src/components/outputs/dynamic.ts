@@ -39,16 +39,21 @@ export class DynamicOutput implements Output {
   }
 
   /** Builds the new member first: a config that does not build leaves the old one running. */
-  async setFromBody(id: string, body: Buffer | string): Promise<void> {
+  async setFromBody(id: string, body: Buffer | string, options: { keep?: boolean } = {}): Promise<void> {
     const member = readMemberBody('output', body, `${this.ctx.path}.dynamic.outputs.${id}`, this.ctx.schemas);
-    await this.set(id, member.config, member.stored);
+    const { members } = this.ctx;
+    // A member kept in the stream store is written there before it is installed (not when restored).
+    const keep =
+      options.keep !== false && members ? () => members.put(this.ctx.path, id, String(body)) : undefined;
+    await this.set(id, member.config, member.stored, keep);
   }
 
-  async set(id: string, config: ComponentConfig, stored: string): Promise<void> {
+  async set(id: string, config: ComponentConfig, stored: string, keep?: () => Promise<void>): Promise<void> {
     const built = await this.ctx.buildOutput(config);
     const member = new RetryOutput(built, MEMBER_RETRY, 0, this.ctx.logger, this.ctx.signal);
     let old: Output | undefined;
     try {
+      await keep?.();
       old = this.fanOut.set(id, member);
     } catch (err) {
       await member.close().catch(() => undefined);
@@ -59,6 +64,7 @@ export class DynamicOutput implements Output {
   }
 
   async remove(id: string): Promise<void> {
+    await this.ctx.members?.remove(this.ctx.path, id);
     const old = this.fanOut.remove(id);
     this.crud.stopped(id);
     if (old) await this.retire(id, old);
@@ -154,5 +160,12 @@ output:
     },
   ],
   build: (config, ctx): Promise<Output> =>
-    startDynamic(new DynamicOutput(ctx), 'output', config.outputs, config.prefix, ctx),
+    startDynamic(new DynamicOutput(ctx), 'output', config.outputs, config.prefix, ctx, async (output) => {
+      // Members posted before a restart (streams mode with a store) replace static ones of the same id.
+      for (const [id, body] of ctx.members?.stored(ctx.path) ?? []) {
+        await output.setFromBody(id, body, { keep: false }).catch((err: unknown) => {
+          ctx.logger.error(`kept dynamic output '${id}' was not restored: ${errorMessage(err)}`);
+        });
+      }
+    }),
 });
