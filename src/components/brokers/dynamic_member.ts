@@ -9,7 +9,7 @@ import type { SchemaProvider } from '../../config/schema.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../config/yaml_document.js';
 import type { ComponentConfig } from '../../engine/context.js';
 
-export interface MemberConfig {
+export interface ParsedMember {
   config: ComponentConfig;
   /** The sanitised YAML text that GET and the listing show. */
   stored: string;
@@ -32,7 +32,7 @@ export function readMemberBody(
   body: Buffer | string,
   configPath: string,
   schemas: SchemaProvider,
-): MemberConfig {
+): ParsedMember {
   const parsed = parseYaml(typeof body === 'string' ? body : body.toString('utf8'));
   const unknown = lintComponentConfig(parsed, kind, { provider: schemas }).filter((l) =>
     UNKNOWN_FIELD.test(l.message),
@@ -52,6 +52,6 @@ export function staticMember(
   kind: 'input' | 'output',
   config: ComponentConfig,
   schemas: SchemaProvider,
-): MemberConfig {
+): ParsedMember {
   return { config, stored: normalisedComponentYaml(kind, config.raw, schemas) };
 }

@@ -20,12 +20,8 @@ export interface BackoffFieldOptions {
   description?: string;
 }
 
-export interface BackoffFieldConfig {
-  initial_interval: string;
-  max_interval: string;
-  max_elapsed_time?: string;
-  max_retries?: number;
-}
+/** The object as written has the shape of its defaults (the optional fields exist where a default does). */
+export type BackoffFieldConfig = BackoffDefaults;
 
 /** The parsed `backoff` object: the engine's config in milliseconds, plus `max_retries` where declared. */
 export interface ParsedBackoff extends BackoffConfig {

@@ -2,36 +2,13 @@
 // conversion to node:tls options.
 import { readFile } from 'node:fs/promises';
 import type { SecureContextOptions } from 'node:tls';
-import { type FieldSpec, field } from '../../config/spec.js';
+import { type FieldSpec, field, type RawConfigOf } from '../../config/spec.js';
 
-export interface TlsClientCertConfig {
-  cert: string;
-  key: string;
-  cert_file: string;
-  key_file: string;
-  password: string;
-}
+const a = { advanced: true } as const;
 
-export interface TlsConfig {
-  /** Absent in the variant without `enabled` (the postgres/mysql CDC inputs): then TLS is on when the object is given. */
-  enabled?: boolean;
-  skip_cert_verify: boolean;
-  enable_renegotiation: boolean;
-  root_cas: string;
-  root_cas_file: string;
-  client_certs: TlsClientCertConfig[];
-}
-
-/** The standard `tls` object; `withEnabled: false` drops the `enabled` switch, `optional` marks the object optional. */
-export function tlsField(
-  options: { withEnabled?: boolean; optional?: boolean } = {},
-): FieldSpec<'tls', TlsConfig> {
-  const a = { advanced: true };
-  const children: FieldSpec[] = [];
-  if (options.withEnabled ?? true) {
-    children.push(field.bool('enabled', 'Whether to connect over TLS.', { default: false, ...a }));
-  }
-  children.push(
+/** The fields after `enabled`, the same in both variants. */
+function tlsSettingFields() {
+  return [
     field.bool('skip_cert_verify', 'Skip verifying the server certificate chain and host name (unsafe).', {
       default: false,
       ...a,
@@ -73,8 +50,24 @@ export function tlsField(
         { default: [], ...a },
       ),
     ),
-  );
-  // Typed by hand: the children differ by variant, so inference cannot see one shape.
+  ] as const;
+}
+
+const enabledField = field.bool('enabled', 'Whether to connect over TLS.', { default: false, ...a });
+
+/**
+ * The `tls` object as written. `enabled` is absent in the variant without it (the postgres/mysql
+ * CDC inputs): there TLS is on when the object is given.
+ */
+export type TlsConfig = RawConfigOf<ReturnType<typeof tlsSettingFields>> & { enabled?: boolean };
+export type TlsClientCertConfig = TlsConfig['client_certs'][number];
+
+/** The standard `tls` object; `withEnabled: false` drops the `enabled` switch, `optional` marks the object optional. */
+export function tlsField(
+  options: { withEnabled?: boolean; optional?: boolean } = {},
+): FieldSpec<'tls', TlsConfig> {
+  const children = [...((options.withEnabled ?? true) ? [enabledField] : []), ...tlsSettingFields()];
+  // Declared as the union of both variants: inference cannot see one shape through the condition.
   return field.object('tls', 'Custom TLS settings.', children, {
     ...a,
     ...(options.optional ? { optional: true } : {}),
