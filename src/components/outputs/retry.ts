@@ -23,10 +23,13 @@ export class RetryOutput implements Output {
     /** Retries after the first attempt; 0 = no limit. */
     private readonly maxRetries: number,
     private readonly logger?: Logger,
-    signal?: AbortSignal,
+    private readonly signal?: AbortSignal,
   ) {
-    signal?.addEventListener('abort', () => this.stopped.abort(), { once: true });
+    signal?.addEventListener('abort', this.stopWithStream, { once: true });
   }
+
+  /** Kept to be removed at close: a dynamic member's retry must not outlive it on the stream's signal. */
+  private readonly stopWithStream = () => this.stopped.abort();
 
   /**
    * Each attempt gets its own copies: what the child output changes must not leak into a retry.
@@ -91,6 +94,7 @@ export class RetryOutput implements Output {
   }
 
   async close(): Promise<void> {
+    this.signal?.removeEventListener('abort', this.stopWithStream);
     this.stopped.abort();
     this.openGate();
     await this.inner.close();

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import { RetryOutput, spec } from '../../../src/components/outputs/retry.js';
 import { Message } from '../../../src/message/message.js';
@@ -75,5 +76,20 @@ describe('retry output', () => {
     await out.close();
     await assert.rejects(pending, /closed while retrying/);
     assert.equal(inner.closed, true);
+  });
+
+  it('lets go of the stream signal when closed (dynamic members come and go on one stream)', async () => {
+    const stream = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      const out = new RetryOutput(
+        new ScriptedOutput('ok', () => false),
+        { initialMs: 1, maxMs: 1, maxElapsedMs: 0 },
+        0,
+        undefined,
+        stream.signal,
+      );
+      await out.close();
+    }
+    assert.equal(getEventListeners(stream.signal, 'abort').length, 0);
   });
 });
