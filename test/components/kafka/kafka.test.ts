@@ -22,6 +22,7 @@ import { createTestEnv } from '../../helpers/context.js';
 import { closedPort, waitFor } from '../../helpers/kit.js';
 import { buildInput } from '../http_connectors/support.js';
 import { parsedConfigOf } from '../reference.js';
+import { absentBrokerError } from './absent_broker.js';
 
 const provider = schemaProvider(registry);
 
@@ -315,24 +316,13 @@ output:
   });
 
   it('input: an absent broker is reported with its address, not ready, and retried without a crash', async () => {
-    const port = await closedPort();
-    const { input } = await buildInput(`input:
-  kafka_franz:
-    seed_brokers: [ 127.0.0.1:${port} ]
-    topics: [ orders ]
-    consumer_group: g
-output:
-  drop: {}
-`);
-    void input.read();
-    const error = await waitFor(() => input.statuses()[0]?.error, {
-      message: 'a connection error',
-      timeoutMs: 15_000,
-    });
-    assert.equal(input.statuses()[0]?.connected, false);
+    const { port, error, connected } = await absentBrokerError(
+      (p) =>
+        `  kafka_franz:\n    seed_brokers: [ 127.0.0.1:${p} ]\n    topics: [ orders ]\n    consumer_group: g\n`,
+    );
+    assert.equal(connected, false);
     assert.match(error, new RegExp(`seed brokers 127\\.0\\.0\\.1:${port}`));
     assert.match(error, /ECONNREFUSED|connect/i);
-    await input.close();
   });
 
   it('output: an absent broker fails the connection naming it, and the output is not connected', async () => {

@@ -20,9 +20,8 @@ import type { FieldParseContext } from '../../../src/config/spec.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { NotConnectedError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
-import { closedPort, waitFor } from '../../helpers/kit.js';
-import { buildInput } from '../http_connectors/support.js';
 import { parsedConfigOf } from '../reference.js';
+import { absentBrokerError } from './absent_broker.js';
 import { fakeKafka } from './stand_in.js';
 
 const provider = schemaProvider(registry);
@@ -206,23 +205,11 @@ output:
   });
 
   it('an absent broker is reported with its address and "kafka", not ready, without a crash', async () => {
-    const port = await closedPort();
-    const { input } = await buildInput(`input:
-  kafka:
-    addresses: [ 127.0.0.1:${port} ]
-    topics: [ orders ]
-    consumer_group: g
-output:
-  drop: {}
-`);
-    void input.read();
-    const error = await waitFor(() => input.statuses()[0]?.error, {
-      message: 'a connection error',
-      timeoutMs: 15_000,
-    });
-    assert.equal(input.statuses()[0]?.connected, false);
+    const { port, error, connected } = await absentBrokerError(
+      (p) => `  kafka:\n    addresses: [ 127.0.0.1:${p} ]\n    topics: [ orders ]\n    consumer_group: g\n`,
+    );
+    assert.equal(connected, false);
     assert.match(error, new RegExp(`kafka: seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
-    await input.close();
   });
 });
 
@@ -434,22 +421,11 @@ output:
   });
 
   it('an absent broker fails the input connection naming it and "redpanda"', async () => {
-    const port = await closedPort();
-    const { input } = await buildInput(`input:
-  redpanda:
-    seed_brokers: [ 127.0.0.1:${port} ]
-    topics: [ orders ]
-    consumer_group: g
-output:
-  drop: {}
-`);
-    void input.read();
-    const error = await waitFor(() => input.statuses()[0]?.error, {
-      message: 'a connection error',
-      timeoutMs: 15_000,
-    });
-    assert.equal(input.statuses()[0]?.connected, false);
+    const { port, error, connected } = await absentBrokerError(
+      (p) =>
+        `  redpanda:\n    seed_brokers: [ 127.0.0.1:${p} ]\n    topics: [ orders ]\n    consumer_group: g\n`,
+    );
+    assert.equal(connected, false);
     assert.match(error, new RegExp(`redpanda: seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
-    await input.close();
   });
 });
