@@ -3,6 +3,7 @@
 // file is not listed here. Keep the lines sorted by kind, then name.
 export { spec as buffer_memory } from './buffers/memory.js';
 export { spec as buffer_none } from './buffers/none.js';
+export { spec as buffer_sqlite } from './buffers/sqlite.js';
 export { spec as cache_file } from './caches/file.js';
 export { spec as cache_lru } from './caches/lru.js';
 export { spec as cache_memory } from './caches/memory.js';
