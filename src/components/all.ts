@@ -4,6 +4,7 @@
 export { spec as buffer_memory } from './buffers/memory.js';
 export { spec as buffer_none } from './buffers/none.js';
 export { spec as buffer_sqlite } from './buffers/sqlite.js';
+export { spec as buffer_system_window } from './buffers/system_window.js';
 export { spec as cache_file } from './caches/file.js';
 export { spec as cache_lru } from './caches/lru.js';
 export { spec as cache_memory } from './caches/memory.js';

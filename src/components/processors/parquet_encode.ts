@@ -33,15 +33,17 @@ const fields = [
         ),
         field.bool('repeated', 'Whether the field is repeated.', { default: false }),
         field.bool('optional', 'Whether the field is optional.', { default: false }),
-        field.any<unknown[]>('fields', 'A list of child fields.', {
-          optional: true,
-          examples: [
-            [
-              { name: 'foo', type: 'INT64' },
-              { name: 'bar', type: 'BYTE_ARRAY' },
+        field.array(
+          field.any('fields', 'A list of child fields.', {
+            optional: true,
+            examples: [
+              [
+                { name: 'foo', type: 'INT64' },
+                { name: 'bar', type: 'BYTE_ARRAY' },
+              ],
             ],
-          ],
-        }),
+          }),
+        ),
       ],
       { optional: true },
     ),
@@ -114,29 +116,28 @@ Differences from the reference: a \`repeated\` column is written as a standard t
   lint,
   examples: [
     {
-      title: 'Writing Parquet files in batches',
+      title: 'Writing a batch of messages as one Parquet file',
       config: `input:
   generate:
     count: 1000
     interval: ''
+    batch_size: 1000
     mapping: 'root = {"id": counter(), "weight": random_int() % 100, "content": "hello"}'
+pipeline:
+  processors:
+    - parquet_encode:
+        schema:
+          - name: id
+            type: INT64
+          - name: weight
+            type: DOUBLE
+          - name: content
+            type: BYTE_ARRAY
+        default_compression: gzip
 output:
   file:
     path: './data/\${! timestamp_unix_nano() }.parquet'
     codec: all-bytes
-    batching:
-      count: 1000
-      period: 10s
-      processors:
-        - parquet_encode:
-            schema:
-              - name: id
-                type: INT64
-              - name: weight
-                type: DOUBLE
-              - name: content
-                type: BYTE_ARRAY
-            default_compression: gzip
 `,
     },
   ],
