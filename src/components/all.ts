@@ -109,6 +109,7 @@ export { spec as processor_sync_response } from './processors/sync_response.js';
 export { spec as processor_try } from './processors/try.js';
 export { spec as processor_try_catch } from './processors/try_catch.js';
 export { spec as processor_unarchive } from './processors/unarchive.js';
+export { spec as processor_wasm } from './processors/wasm.js';
 export { spec as processor_while } from './processors/while.js';
 export { spec as processor_workflow } from './processors/workflow.js';
 export { spec as processor_xml } from './processors/xml.js';
