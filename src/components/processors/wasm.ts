@@ -10,6 +10,16 @@ import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 
 type Fn = (...args: number[]) => number | bigint | undefined;
+type Exports = Record<string, unknown>;
+type HostFunctions = Record<string, (...args: number[]) => unknown>;
+
+/** The part of the WebAssembly global used here (the project's `lib` has no DOM types). */
+interface WebAssemblyApi {
+  compile(binary: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: Record<string, object>): Promise<{ exports: Exports }>;
+  Memory: abstract new (...args: never[]) => { buffer: ArrayBuffer };
+}
+const wasmApi = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -19,11 +29,11 @@ class ModuleRunner {
   target: Message | null = null;
   procErr: Error | null = null;
   private after: Array<() => void> = [];
-  private exports!: WebAssembly.Exports;
+  private exports!: Exports;
 
   constructor(private readonly log: (err: Error) => void) {}
 
-  imports(): WebAssembly.ModuleImports {
+  imports(): HostFunctions {
     return {
       v0_msg_set_bytes: (ptr: number, size: number) => {
         if (!this.target) return this.fail(new Error('attempted to set bytes of deleted message'));
@@ -57,7 +67,7 @@ class ModuleRunner {
     };
   }
 
-  attach(exports: WebAssembly.Exports): void {
+  attach(exports: Exports): void {
     this.exports = exports;
   }
 
@@ -68,7 +78,7 @@ class ModuleRunner {
 
   private memory(): Uint8Array {
     const memory = this.exports.memory;
-    if (!(memory instanceof WebAssembly.Memory)) throw new Error('the module exports no memory');
+    if (!(memory instanceof wasmApi.Memory)) throw new Error('the module exports no memory');
     return new Uint8Array(memory.buffer);
   }
 
@@ -181,9 +191,9 @@ output:
     const runner = new ModuleRunner(logError);
     const { WASI } = await import('node:wasi');
     const wasi = new WASI({ version: 'preview1', args: [], env: {}, returnOnExit: true });
-    const module = await WebAssembly.compile(binary);
-    const instance = await WebAssembly.instantiate(module, {
-      ...(wasi.getImportObject() as WebAssembly.Imports),
+    const module = await wasmApi.compile(binary);
+    const instance = await wasmApi.instantiate(module, {
+      ...(wasi.getImportObject() as Record<string, object>),
       benthos_wasm: runner.imports(),
     });
     runner.attach(instance.exports);

@@ -66,7 +66,12 @@ describe('wasm processor', () => {
   it('fails to build when the function or the file does not exist', async () => {
     await assert.rejects(wasm('nope'), /no function named "nope"/);
     await assert.rejects(
-      spec.build({ module_path: join(tempDir(), 'missing.wasm'), function: 'process' }, createTestContext()),
+      Promise.resolve().then(() =>
+        spec.build(
+          { module_path: join(tempDir(), 'missing.wasm'), function: 'process' },
+          createTestContext(),
+        ),
+      ),
       /ENOENT/,
     );
   });
