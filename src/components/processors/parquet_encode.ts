@@ -78,14 +78,15 @@ const fields = [
 type Raw = RawConfigOf<typeof fields>;
 
 /** The static columns, or the first problem with them. */
-function staticColumns(schema: Raw['schema']): Column[] {
-  return (schema ?? []).map((col, i) => readColumn(col, `schema.${i}`));
+function staticColumns(schema: Raw['schema'], checkTopTypes = true): Column[] {
+  return (schema ?? []).map((col, i) => readColumn(col, `schema.${i}`, checkTopTypes));
 }
 
 function lint(config: Raw): string[] {
   if ((config.schema ?? []).length === 0 && (config.schema_metadata ?? '') === '') return [NO_SCHEMA];
   try {
-    staticColumns(config.schema);
+    // A top-level column's type is linted by its enum field already.
+    staticColumns(config.schema, false);
   } catch (err) {
     return [(err as Error).message];
   }

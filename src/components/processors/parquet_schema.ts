@@ -31,8 +31,11 @@ export interface Column {
   fields: Column[];
 }
 
-/** A column as written in the config (`fields` children are raw, defaults not yet filled). */
-export function readColumn(raw: unknown, path: string): Column {
+/**
+ * A column as written in the config (`fields` children are raw, defaults not yet filled).
+ * `checkType` false leaves the type of this column (not of its children) to the field's own lint.
+ */
+export function readColumn(raw: unknown, path: string, checkType = true): Column {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${path}: expected an object`);
   const obj = raw as Record<string, unknown>;
   if (typeof obj.name !== 'string' || obj.name === '') throw new Error(`${path}: a column needs a name`);
@@ -40,7 +43,7 @@ export function readColumn(raw: unknown, path: string): Column {
     ? obj.fields.map((f, i) => readColumn(f, `${path}.fields.${i}`))
     : [];
   const typeText = obj.type === undefined || obj.type === null ? null : String(obj.type).toUpperCase();
-  if (fields.length === 0) {
+  if (fields.length === 0 && checkType) {
     if (typeText === null) throw new Error(`field ${obj.name} type of '' not recognised`);
     if (!(COLUMN_TYPES as readonly string[]).includes(typeText))
       throw new Error(`field ${obj.name} type of '${typeText}' not recognised`);
