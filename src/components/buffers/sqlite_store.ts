@@ -4,9 +4,10 @@
 // directory behind, so the store records its owner's pid beside the file and clears a lock whose
 // owner is gone before opening.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { decode, encode } from '@msgpack/msgpack';
+import { decode, Encoder, ExtensionCodec } from '@msgpack/msgpack';
 import type { Database as WasmDatabase } from 'node-sqlite3-wasm';
 import { type Batch, Message, type Metadata } from '../../message/message.js';
+import { JsonNumber, Timestamp } from '../../message/value.js';
 
 type Db = WasmDatabase;
 type Stmt = ReturnType<Db['prepare']>;
@@ -24,13 +25,43 @@ export async function openStore(path: string): Promise<SqliteStore> {
 /** One stored batch: [content, metadata entries] per message. */
 type StoredMessage = [Uint8Array, [string, unknown][]];
 
+// Metadata values keep their kind across a restart: timestamps (with their zone) and numbers kept
+// as text get extension types; big integers are msgpack's 64-bit integers.
+const extensions = new ExtensionCodec();
+extensions.register({
+  type: 1,
+  encode: (v) => (v instanceof Timestamp ? new TextEncoder().encode(`${v.epochNs} ${v.zone}`) : null),
+  decode: (data) => {
+    const [ns, zone] = new TextDecoder().decode(data).split(' ') as [string, string];
+    return new Timestamp(BigInt(ns), zone);
+  },
+});
+extensions.register({
+  type: 2,
+  encode: (v) => (v instanceof JsonNumber ? new TextEncoder().encode(v.text) : null),
+  decode: (data) => new JsonNumber(new TextDecoder().decode(data)),
+});
+const encoder = new Encoder({ extensionCodec: extensions, useBigInt64: true });
+
+/** Integers that fit a double come back as numbers, as nekton's values hold them. */
+function safeInts(v: unknown): unknown {
+  if (typeof v === 'bigint')
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (Array.isArray(v)) return v.map(safeInts);
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, safeInts(x)]));
+  return v;
+}
+
 export function encodeBatch(batch: Batch): Uint8Array {
   const rows: StoredMessage[] = batch.map((msg) => [msg.bytes(), [...msg.metadata()]]);
-  return encode(rows);
+  return encoder.encode(rows);
 }
 
 export function decodeBatch(content: Uint8Array): Batch {
-  const rows = decode(content) as StoredMessage[];
+  const rows = (decode(content, { extensionCodec: extensions, useBigInt64: true }) as StoredMessage[]).map(
+    ([bytes, meta]) => [bytes, meta.map(([k, v]) => [k, safeInts(v)])] as StoredMessage,
+  );
   return rows.map(([bytes, meta]) => new Message(bytes, new Map(meta) as Metadata));
 }
 

@@ -7,6 +7,7 @@ import { SqliteBuffer, spec } from '../../../src/components/buffers/sqlite.js';
 import { openStore } from '../../../src/components/buffers/sqlite_store.js';
 import type { Transaction } from '../../../src/engine/component.js';
 import { Message } from '../../../src/message/message.js';
+import { Timestamp } from '../../../src/message/value.js';
 import { tempDir } from '../../helpers/cli.js';
 import { createTestContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/kit.js';
@@ -35,12 +36,21 @@ describe('sqlite buffer', () => {
     const t = txn(acks, 'a', 'b');
     t.batch[0]!.setMeta('k', 'v');
     t.batch[1]!.setMeta('n', 5);
+    t.batch[1]!.setMeta('big', 2n ** 62n);
+    t.batch[1]!.setMeta('at', new Timestamp(1_700_000_000_123_456_789n, 'Europe/Paris'));
+    t.batch[1]!.setMeta('doc', { list: [1, 'two'], nested: { ok: true } });
     await buffer.write(t);
     assert.deepEqual(acks, ['a,b:ack']);
     const read = await buffer.read();
     assert.deepEqual(texts(read), ['a', 'b']);
     assert.equal(read!.batch[0]!.getMeta('k'), 'v');
     assert.equal(read!.batch[1]!.getMeta('n'), 5);
+    assert.equal(read!.batch[1]!.getMeta('big'), 2n ** 62n);
+    assert.deepEqual(
+      read!.batch[1]!.getMeta('at'),
+      new Timestamp(1_700_000_000_123_456_789n, 'Europe/Paris'),
+    );
+    assert.deepEqual(read!.batch[1]!.getMeta('doc'), { list: [1, 'two'], nested: { ok: true } });
     await read!.ack(null);
     await buffer.close();
   });
