@@ -16,7 +16,7 @@ export async function loadParquetReader(): Promise<void> {
 
 const decoder = new TextDecoder();
 
-const parsers = {
+export const parquetParsers = {
   timestampFromMilliseconds: (v: bigint) => new Timestamp(BigInt(v) * 1_000_000n),
   timestampFromMicroseconds: (v: bigint) => new Timestamp(BigInt(v) * 1_000n),
   timestampFromNanoseconds: (v: bigint) => new Timestamp(BigInt(v)),
@@ -34,17 +34,17 @@ const parsers = {
 };
 
 /** hyparquet's values as nekton values: safe bigints as numbers, undefined as null. */
-function normalise(v: unknown): unknown {
+export function normaliseParquetValue(v: unknown): unknown {
   if (v === undefined || v === null) return null;
   if (typeof v === 'bigint')
     return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   if (v instanceof Date) return new Timestamp(BigInt(v.getTime()) * 1_000_000n);
   if (v instanceof Uint8Array || v instanceof Timestamp) return v;
-  if (Array.isArray(v)) return v.map(normalise);
-  if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<unknown>, normalise);
+  if (Array.isArray(v)) return v.map(normaliseParquetValue);
+  if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<unknown>, normaliseParquetValue);
   if (typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = normalise(x);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = normaliseParquetValue(x);
     return out;
   }
   return v;
@@ -58,9 +58,9 @@ export async function readParquetRows(bytes: Uint8Array): Promise<Record<string,
     file,
     compressors: codecs,
     utf8: false,
-    parsers,
+    parsers: parquetParsers,
   } as Parameters<Hyparquet['parquetReadObjects']>[0]);
-  return rows.map((row) => normalise(row) as Record<string, unknown>);
+  return rows.map((row) => normaliseParquetValue(row) as Record<string, unknown>);
 }
 
 /** The row count and the rows of row groups one at a time, for inputs that stream a file. */
@@ -80,8 +80,8 @@ export async function* parquetRowBatches(
       rowEnd: Math.min(total, start + rowsPerBatch),
       compressors: codecs,
       utf8: false,
-      parsers,
+      parsers: parquetParsers,
     } as Parameters<Hyparquet['parquetReadObjects']>[0]);
-    yield rows.map((row) => normalise(row) as Record<string, unknown>);
+    yield rows.map((row) => normaliseParquetValue(row) as Record<string, unknown>);
   }
 }

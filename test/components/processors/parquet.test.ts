@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parquetMetadata } from 'hyparquet';
+import { MappingError, parseMapping } from '../../../src/bloblang/index.js';
 import { spec as parquetInput } from '../../../src/components/inputs/parquet.js';
 import { spec as decodeSpec } from '../../../src/components/processors/parquet_decode.js';
 import { spec as encodeSpec } from '../../../src/components/processors/parquet_encode.js';
@@ -228,5 +229,32 @@ describe('parquet input', () => {
     assert.deepEqual(parquetInput.lint!({ paths: ['x'], batch_count: 0, auto_replay_nacks: true } as never), [
       'batch_size must be >0, got 0',
     ]);
+  });
+});
+
+describe('parse_parquet', () => {
+  it('gives the rows of a file as an array of objects, nested columns and compression included', async () => {
+    for (const compression of ['snappy', 'zstd', 'lz4raw', 'gzip']) {
+      const enc = await encoder({ schema, default_compression: compression });
+      const [[file]] = (await run(enc, rows(input))) as [[Message]];
+      const out = parseMapping('root = content().parse_parquet()').apply([file], 0)!;
+      const parsed = out.structured() as Record<string, unknown>[];
+      assert.equal(parsed.length, 2, compression);
+      const [decoded] = await run(await decoder(), [file]);
+      assert.deepEqual(
+        parsed,
+        decoded!.map((m) => m.structured()),
+        `${compression}: the method and the processor agree`,
+      );
+      assert.deepEqual(parsed[0]!.tags, ['x', 'y']);
+      assert.deepEqual(parsed[1]!.pos, { x: -1, y: null });
+    }
+  });
+
+  it('fails the mapping on bytes that are not Parquet', () => {
+    assert.throws(
+      () => parseMapping('root = content().parse_parquet()').apply([new Message('nope')], 0),
+      MappingError,
+    );
   });
 });
