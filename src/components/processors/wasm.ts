@@ -120,14 +120,14 @@ class ModuleRunner {
     return copy;
   }
 
-  /** Runs `process` once per message of the batch, each on a copy of the message. */
-  run(process: Fn, batch: Batch): Batch {
+  /** Runs the module's function once per message of the batch, each on a copy of the message. */
+  run(entry: Fn, batch: Batch): Batch {
     const out: Message[] = [];
     for (const msg of batch) {
       this.procErr = null;
       this.target = msg.copy();
       try {
-        process();
+        entry();
       } finally {
         for (const free of this.after.splice(0)) {
           try {
@@ -189,7 +189,8 @@ output:
     const binary = await readFile(config.module_path);
     const logError = processorErrorLog(ctx.logger);
     const runner = new ModuleRunner(logError);
-    const { WASI } = await import('node:wasi');
+    // Loaded here, not at start: Node 20 warns that WASI is experimental when it loads.
+    const { WASI } = process.getBuiltinModule('node:wasi') as typeof import('node:wasi');
     const wasi = new WASI({ version: 'preview1', args: [], env: {}, returnOnExit: true });
     const module = await wasmApi.compile(binary);
     const instance = await wasmApi.instantiate(module, {
@@ -199,13 +200,13 @@ output:
     runner.attach(instance.exports);
     if (typeof instance.exports._start === 'function') wasi.start(instance);
     else if (typeof instance.exports._initialize === 'function') wasi.initialize(instance);
-    const process = instance.exports[config.function];
-    if (typeof process !== 'function')
+    const entry = instance.exports[config.function];
+    if (typeof entry !== 'function')
       throw new Error(`the module exports no function named ${JSON.stringify(config.function)}`);
     return {
       process: (batch) => {
         try {
-          return [runner.run(process as Fn, batch)];
+          return [runner.run(entry as Fn, batch)];
         } catch (err) {
           // A trap fails the batch, as the reference's ProcessBatch error does.
           logError(err as Error);
