@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { StreamBuilder } from '../../../src/api/index.js';
 import { SqliteBuffer, spec } from '../../../src/components/buffers/sqlite.js';
 import { openStore } from '../../../src/components/buffers/sqlite_store.js';
 import type { Transaction } from '../../../src/engine/component.js';
@@ -119,6 +120,30 @@ describe('sqlite buffer', () => {
     const b = await buffer.read();
     assert.deepEqual([texts(a), texts(b)], [['X'], ['Y']]);
     await buffer.close();
+  });
+
+  it('in a stream, redelivers from the file what the output failed, until everything is delivered once acked', async () => {
+    const builder = new StreamBuilder();
+    builder.setYaml(`logger:\n  level: warn\nbuffer:\n  sqlite:\n    path: ${JSON.stringify(dbPath())}\n`);
+    const send = builder.addProducerFunc();
+    const attempts = new Map<string, number>();
+    const delivered: string[] = [];
+    builder.addConsumerFunc((m) => {
+      const text = m.asString();
+      const n = (attempts.get(text) ?? 0) + 1;
+      attempts.set(text, n);
+      // Every third message fails its first two deliveries.
+      if (Number(text) % 3 === 0 && n < 3) throw new Error('output down');
+      delivered.push(text);
+    });
+    const stream = await builder.build();
+    const running = stream.run();
+    const texts = Array.from({ length: 30 }, (_, i) => String(i));
+    for (const t of texts) await send(t);
+    send.end();
+    await running;
+    assert.deepEqual([...delivered].sort(), [...texts].sort());
+    assert.equal(attempts.get('3'), 3);
   });
 
   it('refuses a file another live process owns', async () => {
