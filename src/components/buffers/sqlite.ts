@@ -226,7 +226,7 @@ SQLite runs as WebAssembly (no native module). One process at a time owns a data
     mapping: 'root = {"n": counter()}'
 buffer:
   sqlite:
-    path: ./buffer.db
+    path: /tmp/nekton_buffer.db
     post_processors:
       - split: {}
 output:
