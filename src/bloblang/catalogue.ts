@@ -10,6 +10,7 @@ import './methods/json.js';
 import './methods/msgpack.js';
 import './methods/numbers.js';
 import './methods/objects.js';
+import './methods/parquet.js';
 import './methods/parsing.js';
 import './methods/passwords.js';
 import './methods/regexp.js';

@@ -1,5 +1,6 @@
 // Every scanner (codec) component, in one list the registry is built from.
 import type { ComponentSpec } from '../../config/spec.js';
+import { spec as avro } from './avro.js';
 import { spec as chunker } from './chunker.js';
 import { spec as csv } from './csv.js';
 import { spec as decompress } from './decompress.js';
@@ -9,10 +10,12 @@ import { spec as lines } from './lines.js';
 import { spec as re_match } from './re_match.js';
 import { spec as skip_bom } from './skip_bom.js';
 import { spec as scannerSwitch } from './switch.js';
+import { spec as tar } from './tar.js';
 import { spec as to_the_end } from './to_the_end.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of differing config types share one list
 export const scanners: ComponentSpec<any, any>[] = [
+  avro,
   chunker,
   csv,
   decompress,
@@ -22,5 +25,6 @@ export const scanners: ComponentSpec<any, any>[] = [
   re_match,
   skip_bom,
   scannerSwitch,
+  tar,
   to_the_end,
 ];
