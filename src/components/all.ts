@@ -95,6 +95,7 @@ export { spec as processor_protobuf } from './processors/protobuf.js';
 export { spec as processor_rate_limit } from './processors/rate_limit.js';
 export { spec as processor_redis } from './processors/redis.js';
 export { spec as processor_resource } from './processors/resource.js';
+export { spec as processor_retry } from './processors/retry.js';
 export { spec as processor_select_parts } from './processors/select_parts.js';
 export { spec as processor_sleep } from './processors/sleep.js';
 export { spec as processor_split } from './processors/split.js';
