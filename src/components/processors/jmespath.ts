@@ -5,6 +5,7 @@ import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { JsonNumber } from '../../message/value.js';
+import { setJsonResult } from './jq.js';
 
 type Compiled = ReturnType<typeof compile>;
 
@@ -91,7 +92,7 @@ output:
           const doc = plainNumbers(msg.structured());
           const result = TreeInterpreter.search(ast, doc as JSONValue);
           const out = msg.copy();
-          out.setStructured(result);
+          setJsonResult(out, result);
           return out;
         },
         { onError: processorErrorLog(ctx.logger) },

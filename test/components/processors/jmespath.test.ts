@@ -23,6 +23,11 @@ describe('jmespath processor', () => {
     assert.equal(out!.getMeta('k'), 'v');
   });
 
+  it('writes a string result as a JSON string', async () => {
+    const p = await processor({ jmespath: { query: 'name' } });
+    assert.deepEqual(texts(await run(p, batchOf('{"name":"x"}'))), [['"x"']]);
+  });
+
   it('flags a message that is not JSON and one whose query fails, leaving both unchanged', async () => {
     const p = await processor({ jmespath: { query: 'abs(a)' } });
     const [out] = await run(p, batchOf('not json', '{"a":"x"}', '{"a":-2}'));
