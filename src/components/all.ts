@@ -72,6 +72,7 @@ export { spec as processor_branch } from './processors/branch.js';
 export { spec as processor_cache } from './processors/cache.js';
 export { spec as processor_cached } from './processors/cached.js';
 export { spec as processor_catch } from './processors/catch.js';
+export { spec as processor_command } from './processors/command.js';
 export { spec as processor_compress } from './processors/compress.js';
 export { spec as processor_decompress } from './processors/decompress.js';
 export { spec as processor_dedupe } from './processors/dedupe.js';
