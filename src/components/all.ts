@@ -105,6 +105,7 @@ export { spec as processor_sql_insert } from './processors/sql_insert.js';
 export { spec as processor_sql_raw } from './processors/sql_raw.js';
 export { spec as processor_sql_select } from './processors/sql_select.js';
 export { spec as processor_string_split } from './processors/string_split.js';
+export { spec as processor_subprocess } from './processors/subprocess.js';
 export { spec as processor_switch } from './processors/switch.js';
 export { spec as processor_sync_response } from './processors/sync_response.js';
 export { spec as processor_try } from './processors/try.js';
