@@ -79,6 +79,7 @@ export { spec as processor_compress } from './processors/compress.js';
 export { spec as processor_decompress } from './processors/decompress.js';
 export { spec as processor_dedupe } from './processors/dedupe.js';
 export { spec as processor_for_each } from './processors/for_each.js';
+export { spec as processor_grok } from './processors/grok.js';
 export { spec as processor_group_by } from './processors/group_by.js';
 export { spec as processor_group_by_value } from './processors/group_by_value.js';
 export { spec as processor_http } from './processors/http.js';
