@@ -1,10 +1,6 @@
-// jq-web ships no types: its export is a promise of jq compiled to WebAssembly (jq 1.7).
+// jq-web ships no types: its export is a promise of jq compiled to WebAssembly (jq 1.7); the
+// shape nekton uses is JqModule in src/components/processors/jq_runtime.ts.
 declare module 'jq-web' {
-  interface JqModule {
-    /** Runs jq over `input` as `echo input | jq flags filter`; returns stdout, throws on a non-zero exit. */
-    raw(input: string, filter: string, flags?: string[]): string | undefined;
-    json(value: unknown, filter: string): unknown;
-  }
-  const jq: Promise<JqModule>;
+  const jq: Promise<unknown>;
   export = jq;
 }

@@ -5,7 +5,12 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import type { JqModule } from 'jq-web';
+
+/** What jq-web's module offers. */
+export interface JqModule {
+  /** Runs jq over `input` as `echo input | jq flags filter`; returns stdout, throws on a non-zero exit. */
+  raw(input: string, filter: string, flags?: string[]): string | undefined;
+}
 
 const require = createRequire(import.meta.url);
 let loading: Promise<JqModule> | null = null;

@@ -124,7 +124,7 @@ export class LiveSubprocess {
       const left = deadline - Date.now();
       if (left <= 0) break;
       const next = await this.nextEvent(events, left, 'err');
-      if (next === null) break;
+      if (next === null || next.kind !== 'err') break;
       parts.push(next.data);
     }
     throw new Error(Buffer.concat(parts).toString('utf8'));
