@@ -6,7 +6,7 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
-import { spawnErrorText } from '../subprocess/run_command.js';
+import { holdEventLoop, spawnErrorText } from '../subprocess/run_command.js';
 
 /** Most bytes of the program's stdout and stderr kept for the log line when it exits. */
 const KEPT_OUTPUT = 64 * 1024;
@@ -39,6 +39,7 @@ export class SubprocessWriter implements OutputWriter {
       child.stdin.on('error', () => {});
       child.once('spawn', () => {
         this.child = child;
+        holdEventLoop(child, false);
         resolve();
       });
       child.once('error', (err: NodeJS.ErrnoException) => {
@@ -62,12 +63,17 @@ export class SubprocessWriter implements OutputWriter {
     const chunks: Buffer[] = [];
     for (const msg of batch) chunks.push(Buffer.from(msg.bytes()), Buffer.from('\n'));
     const data = Buffer.concat(chunks);
-    await new Promise<void>((resolve, reject) => {
-      child.stdin.write(data, (err) => {
-        if (err) reject(new NotConnectedError(`failed to write to subprocess: ${err.message}`));
-        else resolve();
+    holdEventLoop(child, true);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdin.write(data, (err) => {
+          if (err) reject(new NotConnectedError(`failed to write to subprocess: ${err.message}`));
+          else resolve();
+        });
       });
-    });
+    } finally {
+      holdEventLoop(child, false);
+    }
   }
 
   async close(): Promise<void> {
@@ -79,6 +85,7 @@ export class SubprocessWriter implements OutputWriter {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
       else child.once('close', () => resolve());
     });
+    holdEventLoop(child, true);
     child.stdin.end();
     await exited;
   }

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { sleep } from '../../engine/backoff.js';
 import { errorMessage } from '../../engine/errors.js';
 import { type FrameCodec, FrameReader } from './frames.js';
-import { spawnErrorText } from './run_command.js';
+import { holdEventLoop, spawnErrorText } from './run_command.js';
 
 /** The reference's component.ErrTypeClosed. */
 export const TYPE_CLOSED = 'type was closed';
@@ -78,6 +78,7 @@ export class LiveSubprocess {
       child.stdin.on('error', () => {});
       child.once('spawn', () => {
         this.child = child;
+        holdEventLoop(child, false);
         this.logger.info('Subprocess started');
         resolve();
       });
@@ -111,6 +112,21 @@ export class LiveSubprocess {
     const child = this.child;
     if (child === null || this.closed) throw new Error(TYPE_CLOSED);
     const events = this.events;
+    holdEventLoop(child, true);
+    try {
+      return await this.exchange(child, events, prolog, payload, epilog);
+    } finally {
+      holdEventLoop(child, false);
+    }
+  }
+
+  private async exchange(
+    child: ChildProcessWithoutNullStreams,
+    events: Event[],
+    prolog: Uint8Array | null,
+    payload: Uint8Array,
+    epilog: Uint8Array | null,
+  ): Promise<Buffer> {
     if (prolog) child.stdin.write(prolog);
     child.stdin.write(payload);
     if (epilog) child.stdin.write(epilog);
@@ -159,6 +175,7 @@ export class LiveSubprocess {
     wake?.();
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      holdEventLoop(child, true);
       child.kill('SIGTERM');
       await exited;
     }

@@ -1,6 +1,6 @@
 // Runs a program once (argv, never a shell) with stdin given, collecting stdout and stderr up to
 // a bound; errors read as Go's os/exec errors do in the reference.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface CommandResult {
   stdout: Buffer;
@@ -83,4 +83,21 @@ const GO_SIGNAL_NAMES: Record<string, string> = {
 
 function signalName(signal: string): string {
   return GO_SIGNAL_NAMES[signal] ?? signal;
+}
+
+interface Unreffable {
+  ref?(): void;
+  unref?(): void;
+}
+
+/**
+ * Whether a long-running child (and its pipes) keeps nekton's event loop alive: off while idle,
+ * so a program that never exits cannot hold up nekton's own exit; on while nekton waits on it.
+ */
+export function holdEventLoop(child: ChildProcess, hold: boolean): void {
+  const parts: (Unreffable | null)[] = [child, child.stdin, child.stdout, child.stderr];
+  for (const p of parts) {
+    if (hold) p?.ref?.();
+    else p?.unref?.();
+  }
 }
