@@ -95,6 +95,7 @@ export { spec as processor_mutation } from './processors/mutation.js';
 export { spec as processor_nats_kv } from './processors/nats_kv.js';
 export { spec as processor_noop } from './processors/noop.js';
 export { spec as processor_parallel } from './processors/parallel.js';
+export { spec as processor_parse_log } from './processors/parse_log.js';
 export { spec as processor_processors } from './processors/processors.js';
 export { spec as processor_protobuf } from './processors/protobuf.js';
 export { spec as processor_rate_limit } from './processors/rate_limit.js';
