@@ -95,7 +95,8 @@ interface Unreffable {
  * so a program that never exits cannot hold up nekton's own exit; on while nekton waits on it.
  */
 export function holdEventLoop(child: ChildProcess, hold: boolean): void {
-  const parts: (Unreffable | null)[] = [child, child.stdin, child.stdout, child.stderr];
+  // The pipes are sockets (with ref/unref) though typed as plain streams.
+  const parts = [child, child.stdin, child.stdout, child.stderr] as (Unreffable | null)[];
   for (const p of parts) {
     if (hold) p?.ref?.();
     else p?.unref?.();
