@@ -96,8 +96,41 @@ export class PatternSet {
       if (type !== undefined) final.typeHints.set(unique, type);
       return `(?P<${unique}>`;
     });
+    final.expression = withoutUnnamedCaptures(final.expression);
     return new CompiledGrok(compilePattern(final.expression), final, removeEmpty);
   }
+}
+
+/**
+ * Turns the unnamed capturing groups into non-capturing ones: their values are never kept, and
+ * the linear engine pays for every capture it tracks (the default patterns have dozens).
+ */
+export function withoutUnnamedCaptures(re: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < re.length; i++) {
+    const c = re[i]!;
+    if (c === '\\') {
+      out += c + (re[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      out += c;
+      // A `]` first in a class (or after `^`) is a literal.
+      if (re[i + 1] === '^') out += re[++i];
+      if (re[i + 1] === ']') out += re[++i];
+      continue;
+    }
+    out += c === '(' && re[i + 1] !== '?' ? '(?:' : c;
+  }
+  return out;
 }
 
 const INT = /^[+-]?\d+$/;
