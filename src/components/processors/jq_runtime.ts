@@ -14,10 +14,15 @@ export interface JqModule {
 
 const require = createRequire(import.meta.url);
 let loading: Promise<JqModule> | null = null;
+/** The module once loaded: lint then checks queries in this process. */
+let loaded: JqModule | null = null;
 
 /** The jq module, loaded once per process. */
 export function jqModule(): Promise<JqModule> {
-  loading ??= require('jq-web') as Promise<JqModule>;
+  loading ??= (require('jq-web') as Promise<JqModule>).then((jq) => {
+    loaded = jq;
+    return jq;
+  });
   return loading;
 }
 
@@ -76,8 +81,30 @@ try { jq.raw('null', query, ['-n', '-c']); } catch (err) { process.stdout.write(
 process.exitCode = 0;
 `;
 
+// Lint runs again on every reload and API update: a query is checked once per process.
+const checked = new Map<string, string | null>();
+
 /** The compile error of a query, or null when it compiles; synchronous, for lint. */
 export function queryProblemSync(query: string): string | null {
+  const known = checked.get(query);
+  if (known !== undefined) return known;
+  const problem = loaded !== null ? checkLoaded(loaded, query) : checkInChild(query);
+  if (checked.size >= 256) checked.clear();
+  if (problem !== undefined) checked.set(query, problem);
+  return problem ?? null;
+}
+
+function checkLoaded(jq: JqModule, query: string): string | null {
+  try {
+    runJq(jq, 'null', checkProgram(query), ['-n', '-c']);
+    return null;
+  } catch (err) {
+    return `error compiling jq query: ${jqErrorText(err)}`;
+  }
+}
+
+/** The compile error, null when it compiles, undefined when the check could not run. */
+export function checkInChild(query: string): string | null | undefined {
   let out: string;
   try {
     out = execFileSync(process.execPath, ['--input-type=module', '-e', CHECK_SCRIPT, pathToJqWeb()], {
@@ -88,7 +115,7 @@ export function queryProblemSync(query: string): string | null {
     });
   } catch {
     // The checker itself could not run (no jq-web, a timeout): leave the query to the build.
-    return null;
+    return undefined;
   }
   return out === '' ? null : `error compiling jq query: ${jqErrorText(out)}`;
 }

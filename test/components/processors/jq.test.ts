@@ -2,6 +2,7 @@
 // input and output, $metadata, errors and lint.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { checkInChild } from '../../../src/components/processors/jq_runtime.js';
 import { Message } from '../../../src/message/message.js';
 import { batchOf, lintComponent, processor, run, texts } from '../bloblang_components/build.js';
 
@@ -64,6 +65,11 @@ describe('jq processor', () => {
     assert.deepEqual(texts(await run(p, batchOf('{"big":12345678901234567890}'))), [
       ['{"big":12345678901234567890}'],
     ]);
+  });
+
+  it('checks a query in a child process while jq is not loaded in this one', () => {
+    assert.match(checkInChild('.a | foo') ?? '', /^error compiling jq query: foo\/0 is not defined/);
+    assert.equal(checkInChild('.a | $metadata'), null);
   });
 
   it('does not lint or build a query that does not compile', async () => {
