@@ -39,7 +39,7 @@ export const spec = defineComponent({
     'The content of each message becomes a JSON array of the parts between delimiters (an empty delimiter splits it into characters). Parts are strings unless `emit_bytes` is set, and empty parts become `null` with `empty_as_null`.',
   fields: [
     field.string('delimiter', 'The delimiter to split the string by.', { default: '\n' }),
-    field.bool('emit_bytes', 'Emit the parts as bytes values instead of strings.', {
+    field.bool('emit_bytes', 'When true, the output will be bloblang bytes instead of strings.', {
       default: false,
       advanced: true,
     }),
