@@ -115,7 +115,7 @@ If the query does not emit any value then the message is filtered, if the query 
 
 The full query syntax is described in [jq's documentation](https://jqlang.github.io/jq/manual/). nekton runs jq 1.7 itself (compiled to WebAssembly, shipped in the \`jq-web\` package), where the reference runs gojq: the few [differences between jq and gojq](https://github.com/itchyny/gojq#difference-to-jq) apply, for example object keys keep their order in jq. \`input\`, \`inputs\`, \`halt\` and \`halt_error\` fail the message at hand. Modules (\`import\`, \`include\`) are not available.
 
-A jq run costs about 25ms whatever its input, so a batch goes through one run: batch messages (\`batching\` on the input, or a \`batched\` input) for throughput; one message per batch runs at a few dozen messages a second.
+A jq run costs about 25ms whatever its input, so a batch goes through one run: batch messages before it (an input or broker \`batching\` policy) for throughput; one message per batch runs at a few dozen messages a second.
 
 ## Error handling
 
