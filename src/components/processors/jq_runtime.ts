@@ -4,7 +4,6 @@
 // exactly one output line, `{"ok": [results...]}` or `{"err": error}`.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 
 /** What jq-web's module offers. */
 export interface JqModule {
@@ -73,12 +72,16 @@ export async function checkQuery(query: string): Promise<void> {
 
 // Lint is synchronous and jq loads asynchronously: lint compiles the query in a short-lived
 // child process (a few hundred milliseconds, once per jq processor of a linted config).
+// CommonJS (jq-web is a CommonJS module): the CLI bundle refuses any literal dynamic import.
 const CHECK_SCRIPT = `
-const jq = await (await import(process.argv[1])).default;
-let query = '';
-for await (const chunk of process.stdin) query += chunk;
-try { jq.raw('null', query, ['-n', '-c']); } catch (err) { process.stdout.write(String(err.message)); }
-process.exitCode = 0;
+(async () => {
+  const loaded = require(process.argv[1]);
+  const jq = await (loaded.default ?? loaded);
+  let query = '';
+  for await (const chunk of process.stdin) query += chunk;
+  try { jq.raw('null', query, ['-n', '-c']); } catch (err) { process.stdout.write(String(err.message)); }
+  process.exitCode = 0;
+})();
 `;
 
 // Lint runs again on every reload and API update: a query is checked once per process.
@@ -107,7 +110,7 @@ function checkLoaded(jq: JqModule, query: string): string | null {
 export function checkInChild(query: string): string | null | undefined {
   let out: string;
   try {
-    out = execFileSync(process.execPath, ['--input-type=module', '-e', CHECK_SCRIPT, pathToJqWeb()], {
+    out = execFileSync(process.execPath, ['--input-type=commonjs', '-e', CHECK_SCRIPT, pathToJqWeb()], {
       input: checkProgram(query),
       timeout: 20_000,
       encoding: 'utf8',
@@ -121,5 +124,5 @@ export function checkInChild(query: string): string | null | undefined {
 }
 
 function pathToJqWeb(): string {
-  return pathToFileURL(require.resolve('jq-web')).href;
+  return require.resolve('jq-web');
 }
