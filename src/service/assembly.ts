@@ -1,7 +1,6 @@
 // The service both modes run in, assembled once: the logger, the metrics registry (exported when
 // the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
-// the shared resources. No tracer is built: nekton has none yet, and lint refuses every tracer
-// but `none`.
+// the shared resources, and the tracer (src/tracing) when the `tracer` section names one.
 import type { Logger } from 'pino';
 import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
@@ -20,10 +19,11 @@ import {
   type MetricsRegistry,
   type MetricsRegistryOptions,
 } from '../metrics/index.js';
+import { buildTracer } from '../tracing/index.js';
 import { buildResources } from './build_resources.js';
 
 export interface ServiceOptions {
-  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http'>;
+  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer'>;
   /** The file the config came from: an HTTP setting the server refuses names its line there. */
   source: ConfigSource;
   registry: Registry;
@@ -80,6 +80,7 @@ export function assembleService(options: ServiceOptions): Service {
   );
   const resources = new ResourceManager();
   const abort = stopController();
+  const tracer = buildTracer(config.tracer, logger);
   const env: EngineEnv = {
     registry: options.registry,
     logger,
@@ -91,6 +92,7 @@ export function assembleService(options: ServiceOptions): Service {
     baseDir: options.baseDir,
     undelivered: options.undelivered,
   };
+  if (tracer) env.tracing = tracer.tracing;
   const resourceBuilder = new ComponentBuilder(env);
   return {
     logger,
@@ -108,6 +110,7 @@ export function assembleService(options: ServiceOptions): Service {
       abort.abort();
       await http.close();
       await metrics.close();
+      await tracer?.close();
     },
   };
 }

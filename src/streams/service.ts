@@ -115,6 +115,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     baseDir: observability.baseDir,
     persist: persistence?.persistStream,
     members: persistence?.membersOf,
+    tracing: service.env.tracing,
   });
   let watcher: StreamFileWatcher | undefined;
   const stop = async () => {

@@ -21,6 +21,7 @@ const REQUIRED: Record<string, string> = {
   'metrics/influxdb': '{url: "http://127.0.0.1:8086", db: d}',
   'tracer/gcp_cloudtrace': '{project: p}',
   'tracer/redpanda': '{seed_brokers: [localhost:9092]}',
+  'tracer/jaeger': '{collector_url: "http://127.0.0.1:4318"}',
 };
 
 describe('observability lint', () => {
@@ -70,8 +71,6 @@ describe('observability lint', () => {
       'metrics/aws_cloudwatch',
       'metrics/open_telemetry_collector',
       'tracer/gcp_cloudtrace',
-      'tracer/jaeger',
-      'tracer/open_telemetry_collector',
       'tracer/redpanda',
     ]);
   });
@@ -98,6 +97,14 @@ describe('observability lint', () => {
         '(3,1) field include of metrics influxdb is not supported by nekton: runtime and GC series are Go runtime metrics; remove it',
       ],
     );
+  });
+
+  it("refuses a jaeger tracer that names no collector, or Jaeger's UDP agent", () => {
+    assert.deepEqual(lint('tracer:\n  jaeger:\n    agent_address: localhost:6831\n'), [
+      '(3,1) tracer jaeger needs collector_url: nekton sends OTLP/HTTP to the collector (e.g. http://localhost:4318)',
+      "(3,1) field agent_address of tracer jaeger is not supported by nekton: Jaeger's UDP agent protocol is not spoken: set collector_url to the collector's OTLP/HTTP endpoint; remove it",
+    ]);
+    assert.deepEqual(lint('tracer:\n  jaeger:\n    collector_url: http://127.0.0.1:4318\n    flush_interval: 1s\n'), []);
   });
 
   it('checks exporter durations at their line', () => {
