@@ -29,7 +29,8 @@ const IGNORED_FIELDS: Record<string, Record<string, string>> = {
     file_output_path: 'writing the metrics to a file is not implemented',
   },
   'tracer/jaeger': {
-    agent_address: "Jaeger's UDP agent protocol is not spoken: set collector_url to the collector's OTLP/HTTP endpoint",
+    agent_address:
+      "Jaeger's UDP agent protocol is not spoken: set collector_url to the collector's OTLP/HTTP endpoint",
   },
   'metrics/influxdb': {
     tls: 'TLS settings are not implemented (an https:// url uses the system CAs)',

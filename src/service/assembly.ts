@@ -19,7 +19,7 @@ import {
   type MetricsRegistry,
   type MetricsRegistryOptions,
 } from '../metrics/index.js';
-import { buildTracer } from '../tracing/index.js';
+import { startTracer } from '../tracing/index.js';
 import { buildResources } from './build_resources.js';
 
 export interface ServiceOptions {
@@ -52,6 +52,8 @@ export interface Service {
   readonly env: EngineEnv;
   /** The builder of shared resources (streams mode's API builds with it too). */
   readonly resourceBuilder: ComponentBuilder;
+  /** Resolves once the tracer (if any) is loaded: components built before it get no spans. */
+  ready(): Promise<void>;
   /** Builds a file's `*_resources` sections; a field error names its place in `source`. */
   buildResources(config: ResourcesConfig, source: ConfigSource): Promise<void>;
   /** Opens the HTTP server (when enabled) and logs where it listens. */
@@ -80,7 +82,7 @@ export function assembleService(options: ServiceOptions): Service {
   );
   const resources = new ResourceManager();
   const abort = stopController();
-  const tracer = buildTracer(config.tracer, logger);
+  const tracer = startTracer(config.tracer, logger);
   const env: EngineEnv = {
     registry: options.registry,
     logger,
@@ -92,7 +94,6 @@ export function assembleService(options: ServiceOptions): Service {
     baseDir: options.baseDir,
     undelivered: options.undelivered,
   };
-  if (tracer) env.tracing = tracer.tracing;
   const resourceBuilder = new ComponentBuilder(env);
   return {
     logger,
@@ -102,6 +103,10 @@ export function assembleService(options: ServiceOptions): Service {
     stopController: abort,
     env,
     resourceBuilder,
+    async ready() {
+      const tracing = await tracer?.ready;
+      if (tracing) env.tracing = tracing;
+    },
     buildResources: (resourcesConfig, from) =>
       inSource(from, () => buildResources(resourcesConfig, resourceBuilder, resources)),
     listen: () => listenAndLog(http, logger),

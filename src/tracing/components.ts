@@ -10,14 +10,23 @@ import type { Batch } from '../message/message.js';
 import { contextOf, setTraceparent } from './propagation.js';
 
 function attributesOf(component: TracedComponent): Attributes {
-  const attributes: Attributes = { 'nekton.component.type': component.type, 'nekton.component.path': component.path };
+  const attributes: Attributes = {
+    'nekton.component.type': component.type,
+    'nekton.component.path': component.path,
+  };
   if (component.label) attributes['nekton.component.label'] = component.label;
   if (component.stream !== undefined) attributes['nekton.stream'] = component.stream;
   return attributes;
 }
 
 /** One span per message of the batch, each a child of that message's `traceparent`. */
-function startSpans(tracer: Tracer, name: string, kind: SpanKind, attributes: Attributes, batch: Batch): Span[] {
+function startSpans(
+  tracer: Tracer,
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  batch: Batch,
+): Span[] {
   const spans: Span[] = new Array(batch.length);
   for (let i = 0; i < batch.length; i++)
     spans[i] = tracer.startSpan(name, { kind, attributes }, contextOf(batch[i]!));
@@ -26,7 +35,11 @@ function startSpans(tracer: Tracer, name: string, kind: SpanKind, attributes: At
 
 function endSpans(spans: readonly Span[], err: unknown): void {
   for (const span of spans) {
-    if (err) span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    if (err)
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: err instanceof Error ? err.message : String(err),
+      });
     span.end();
   }
 }
@@ -159,7 +172,10 @@ class TracedOutput implements Output {
     return this.inner.close();
   }
 
-  private async traced(batches: readonly Batch[], write: (b: readonly Batch[]) => Promise<void>): Promise<void> {
+  private async traced(
+    batches: readonly Batch[],
+    write: (b: readonly Batch[]) => Promise<void>,
+  ): Promise<void> {
     const spans: Span[] = [];
     // Copies: a broker may hand the same messages to several outputs, each naming its own span.
     const copies = batches.map((batch) => {
@@ -184,7 +200,9 @@ class TracedOutput implements Output {
 
 /** A partial failure of the copies, as the same failure of the batches they were copied from. */
 function rebound(err: unknown, batches: readonly Batch[], copies: readonly Batch[]): unknown {
-  if (err instanceof GroupWriteError && err.group === copies) return new GroupWriteError(batches, err.failed, err.reason);
-  if (err instanceof BatchError && err.batch === copies[0]) return new BatchError(batches[0]!, err.failed, err.reason);
+  if (err instanceof GroupWriteError && err.group === copies)
+    return new GroupWriteError(batches, err.failed, err.reason);
+  if (err instanceof BatchError && err.batch === copies[0])
+    return new BatchError(batches[0]!, err.failed, err.reason);
   return err;
 }

@@ -104,7 +104,10 @@ describe('observability lint', () => {
       '(3,1) tracer jaeger needs collector_url: nekton sends OTLP/HTTP to the collector (e.g. http://localhost:4318)',
       "(3,1) field agent_address of tracer jaeger is not supported by nekton: Jaeger's UDP agent protocol is not spoken: set collector_url to the collector's OTLP/HTTP endpoint; remove it",
     ]);
-    assert.deepEqual(lint('tracer:\n  jaeger:\n    collector_url: http://127.0.0.1:4318\n    flush_interval: 1s\n'), []);
+    assert.deepEqual(
+      lint('tracer:\n  jaeger:\n    collector_url: http://127.0.0.1:4318\n    flush_interval: 1s\n'),
+      [],
+    );
   });
 
   it('checks exporter durations at their line', () => {

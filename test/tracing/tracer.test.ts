@@ -1,0 +1,174 @@
+// The tracers as a user runs them (built CLI): spans reach a local OTLP/HTTP receiver with the
+// reference's names and parent links, and a W3C traceparent crosses http_server -> pipeline ->
+// http_client, so the next server sees the same trace.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runNekton, startNekton, tempDir } from '../helpers/cli.js';
+import { freePort, waitFor } from '../helpers/kit.js';
+import { OtlpReceiver } from './otlp_receiver.js';
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+
+function post(port: number, path: string, body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('tracer: open_telemetry_collector', () => {
+  it('sends a span per component and carries traceparent from http_server to http_client', async () => {
+    const receiver = await OtlpReceiver.start();
+    const seen: IncomingHttpHeaders[] = [];
+    const next = createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((r) => next.listen(0, '127.0.0.1', r));
+    const nextPort = (next.address() as AddressInfo).port;
+    const port = await freePort();
+    const config = join(tempDir('nekton-tracer-'), 'c.yaml');
+    writeFileSync(
+      config,
+      [
+        'http: {enabled: false}',
+        'logger: {level: WARN}',
+        'tracer:',
+        '  open_telemetry_collector:',
+        '    service: nekton-test',
+        `    http: [{address: "127.0.0.1:${receiver.port}"}]`,
+        '    tags: {deployment: test}',
+        'input:',
+        '  label: from_caller',
+        `  http_server: {address: "127.0.0.1:${port}", path: /in}`,
+        'pipeline:',
+        '  processors:',
+        '    - mapping: root = content().uppercase()',
+        'output:',
+        '  http_client:',
+        `    url: http://127.0.0.1:${nextPort}/next`,
+        '    metadata: {include_prefixes: [traceparent]}',
+      ].join('\n'),
+    );
+    const nekton = startNekton(['-c', config]);
+    try {
+      const status = await waitFor(
+        () => post(port, '/in', 'hello', { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` }).catch(() => 0),
+        { message: 'the http_server input', timeoutMs: 15_000 },
+      );
+      assert.equal(status, 200, nekton.output());
+      await waitFor(() => seen.length > 0, { message: 'the request to the next server' });
+      nekton.kill('SIGTERM');
+      await new Promise((r) => nekton.once('exit', r));
+      // The tracer flushes its batch at shutdown.
+      const spans = await waitFor(() => (receiver.spans().length >= 3 ? receiver.spans() : undefined), {
+        message: 'three spans at the receiver',
+      });
+      const byName = new Map(spans.map((s) => [s.name, s]));
+      assert.deepEqual([...byName.keys()].sort(), ['input_http_server', 'mapping', 'output_http_client']);
+      const input = byName.get('input_http_server')!;
+      const mapping = byName.get('mapping')!;
+      const output = byName.get('output_http_client')!;
+      for (const span of spans) assert.equal(span.traceId, TRACE_ID, span.name);
+      assert.equal(input.parentSpanId, CALLER_SPAN);
+      assert.equal(mapping.parentSpanId, input.spanId);
+      assert.equal(output.parentSpanId, input.spanId);
+      assert.equal(input.attributes['nekton.component.label'], 'from_caller');
+      assert.equal(input.attributes['nekton.component.path'], 'root.input');
+      assert.equal(mapping.attributes['nekton.component.path'], 'root.pipeline.processors.0');
+      assert.equal(input.resource['service.name'], 'nekton-test');
+      assert.equal(input.resource.deployment, 'test');
+      // The next hop is a child of the output's span, in the caller's trace.
+      assert.equal(seen[0]!.traceparent, `00-${TRACE_ID}-${output.spanId}-01`);
+    } finally {
+      nekton.kill('SIGTERM');
+      next.close();
+      await receiver.close();
+    }
+  });
+
+  it('starts a new trace for a message that came with none, and honours sampling ratio 0', async () => {
+    const receiver = await OtlpReceiver.start();
+    const dir = tempDir('nekton-tracer-');
+    const stream = [
+      'input:',
+      '  generate: {mapping: "root = 1", count: 2, interval: ""}',
+      'output:',
+      '  drop: {}',
+    ];
+    const traced = join(dir, 'traced.yaml');
+    writeFileSync(
+      traced,
+      [
+        'http: {enabled: false}',
+        'tracer:',
+        `  open_telemetry_collector: {http: [{address: "127.0.0.1:${receiver.port}"}]}`,
+        ...stream,
+      ].join('\n'),
+    );
+    const run = await runNekton(['-c', traced]);
+    assert.equal(run.code, 0, run.stderr);
+    const spans = await waitFor(() => (receiver.spans().length >= 4 ? receiver.spans() : undefined), {
+      message: 'four spans',
+    });
+    const inputs = spans.filter((s) => s.name === 'input_generate');
+    assert.equal(inputs.length, 2);
+    assert.notEqual(inputs[0]!.traceId, inputs[1]!.traceId);
+    for (const input of inputs) assert.equal(input.parentSpanId ?? '', '');
+    assert.equal(inputs[0]!.resource['service.name'], 'benthos'); // the reference's default
+    const sampledOut = join(dir, 'sampled.yaml');
+    writeFileSync(
+      sampledOut,
+      [
+        'http: {enabled: false}',
+        'tracer:',
+        '  open_telemetry_collector:',
+        `    http: [{address: "127.0.0.1:${receiver.port}"}]`,
+        '    sampling: {enabled: true, ratio: 0}',
+        ...stream,
+      ].join('\n'),
+    );
+    const before = receiver.spans().length;
+    const second = await runNekton(['-c', sampledOut]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(receiver.spans().length, before);
+    await receiver.close();
+  });
+});
+
+describe('tracer: jaeger', () => {
+  it('sends OTLP/HTTP to collector_url', async () => {
+    const receiver = await OtlpReceiver.start();
+    const config = join(tempDir('nekton-tracer-'), 'c.yaml');
+    writeFileSync(
+      config,
+      [
+        'http: {enabled: false}',
+        'tracer:',
+        `  jaeger: {collector_url: "http://127.0.0.1:${receiver.port}", flush_interval: 100ms, tags: {team: a}}`,
+        'input:',
+        '  generate: {mapping: "root = 1", count: 1, interval: ""}',
+        'output:',
+        '  drop: {}',
+      ].join('\n'),
+    );
+    const run = await runNekton(['-c', config]);
+    assert.equal(run.code, 0, run.stderr);
+    const spans = await waitFor(() => (receiver.spans().length >= 2 ? receiver.spans() : undefined), {
+      message: 'two spans',
+    });
+    assert.deepEqual(spans.map((s) => s.name).sort(), ['input_generate', 'output_drop']);
+    assert.equal(spans[0]!.resource.team, 'a');
+    await receiver.close();
+  });
+});
