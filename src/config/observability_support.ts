@@ -10,6 +10,7 @@ export const RUNNABLE_METRICS: readonly string[] = [
   'statsd',
   'influxdb',
   'logger',
+  'open_telemetry_collector',
 ];
 
 /** The tracers src/tracing builds (a test compares). */

@@ -26,7 +26,7 @@ import { parseDurationMs } from '../config/duration.js';
 import type { ComponentConfig } from '../engine/context.js';
 import type { EngineTracing } from '../engine/tracing.js';
 import { OtelEngineTracing } from './components.js';
-import { type EndpointSettings, endpointUrl } from './otlp_endpoints.js';
+import { type EndpointSettings, endpointUrl } from '../base/otlp_endpoints.js';
 
 export interface ServiceTracer {
   readonly tracing: EngineTracing;

@@ -69,7 +69,6 @@ describe('observability lint', () => {
     }
     assert.deepEqual(refused, [
       'metrics/aws_cloudwatch',
-      'metrics/open_telemetry_collector',
       'tracer/gcp_cloudtrace',
       'tracer/redpanda',
     ]);
