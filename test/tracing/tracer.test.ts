@@ -2,13 +2,14 @@
 // reference's names and parent links, and a W3C traceparent crosses http_server -> pipeline ->
 // http_client, so the next server sees the same trace.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runNekton, startNekton, tempDir } from '../helpers/cli.js';
 import { freePort, waitFor } from '../helpers/kit.js';
+import { OtlpGrpcReceiver } from './otlp_grpc_receiver.js';
 import { OtlpReceiver } from './otlp_receiver.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -170,5 +171,85 @@ describe('tracer: jaeger', () => {
     assert.deepEqual(spans.map((s) => s.name).sort(), ['input_generate', 'output_drop']);
     assert.equal(spans[0]!.resource.team, 'a');
     await receiver.close();
+  });
+});
+
+describe('OTLP over gRPC', () => {
+  it('the tracer and the metrics exporter send to grpc endpoints', async () => {
+    const receiver = await OtlpGrpcReceiver.start();
+    const config = join(tempDir('nekton-tracer-'), 'c.yaml');
+    writeFileSync(
+      config,
+      [
+        'http: {enabled: false}',
+        'tracer:',
+        `  open_telemetry_collector: {service: grpc-traced, grpc: [{address: "127.0.0.1:${receiver.port}"}]}`,
+        'metrics:',
+        `  open_telemetry_collector: {service: grpc-metered, grpc: [{address: "127.0.0.1:${receiver.port}"}]}`,
+        'input:',
+        '  generate: {mapping: "root = 1", count: 3, interval: ""}',
+        'output:',
+        '  drop: {}',
+      ].join('\n'),
+    );
+    try {
+      const run = await runNekton(['-c', config]);
+      assert.equal(run.code, 0, run.stderr);
+      await waitFor(() => receiver.received('traces', 'output_drop'), { message: 'spans over gRPC' });
+      assert.ok(receiver.received('traces', 'input_generate'));
+      assert.ok(receiver.received('traces', 'grpc-traced'));
+      await waitFor(() => receiver.received('metrics', 'output_sent'), { message: 'metrics over gRPC' });
+      assert.ok(receiver.received('metrics', 'grpc-metered'));
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('tracer in streams mode', () => {
+  it('labels every span with its stream', async () => {
+    const receiver = await OtlpReceiver.start();
+    const dir = tempDir('nekton-tracer-streams-');
+    const observability = join(dir, 'observability.yaml');
+    const port = await freePort();
+    writeFileSync(
+      observability,
+      [
+        `http: {address: "127.0.0.1:${port}"}`,
+        'logger: {level: WARN}',
+        'tracer:',
+        `  open_telemetry_collector: {http: [{address: "127.0.0.1:${receiver.port}"}]}`,
+      ].join('\n'),
+    );
+    const streams = join(dir, 'streams');
+    mkdirSync(streams);
+    writeFileSync(
+      join(streams, 'billing.yaml'),
+      'input:\n  generate: {mapping: "root = 1", count: 2, interval: ""}\noutput:\n  drop: {}\n',
+    );
+    const nekton = startNekton(['streams', '-o', observability, streams]);
+    try {
+      const sent = /^output_sent\{[^}]*stream="billing"[^}]*\} 2$/m;
+      await waitFor(
+        () =>
+          fetch(`http://127.0.0.1:${port}/metrics`)
+            .then((r) => r.text())
+            .then((t) => sent.test(t)),
+        { message: () => `the stream's two messages\n${nekton.output()}`, timeoutMs: 20_000 },
+      );
+      // The spans leave at the latest when the process stops.
+      nekton.kill('SIGTERM');
+      await new Promise((r) => nekton.once('exit', r));
+      const spans = await waitFor(() => (receiver.spans().length >= 4 ? receiver.spans() : undefined), {
+        message: () => `four spans\n${nekton.output()}`,
+      });
+      assert.deepEqual([...new Set(spans.map((s) => `${s.name} ${s.attributes['nekton.stream']}`))].sort(), [
+        'input_generate billing',
+        'output_drop billing',
+      ]);
+    } finally {
+      nekton.kill('SIGTERM');
+      await receiver.close();
+    }
   });
 });
