@@ -22,11 +22,11 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
+import { type EndpointSettings, endpointUrl } from '../base/otlp_endpoints.js';
 import { parseDurationMs } from '../config/duration.js';
 import type { ComponentConfig } from '../engine/context.js';
 import type { EngineTracing } from '../engine/tracing.js';
 import { OtelEngineTracing } from './components.js';
-import { type EndpointSettings, endpointUrl } from '../base/otlp_endpoints.js';
 
 export interface ServiceTracer {
   readonly tracing: EngineTracing;

@@ -67,11 +67,7 @@ describe('observability lint', () => {
       );
       refused.push(`tracer/${name}`);
     }
-    assert.deepEqual(refused, [
-      'metrics/aws_cloudwatch',
-      'tracer/gcp_cloudtrace',
-      'tracer/redpanda',
-    ]);
+    assert.deepEqual(refused, ['metrics/aws_cloudwatch', 'tracer/gcp_cloudtrace', 'tracer/redpanda']);
   });
 
   it('names the same runnable metrics types as the registry builds', () => {
