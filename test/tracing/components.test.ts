@@ -11,7 +11,7 @@ import {
 import { endpointUrl } from '../../src/base/otlp_endpoints.js';
 import { BatchError, failedMessages } from '../../src/engine/batch_error.js';
 import type { Output, Transaction } from '../../src/engine/component.js';
-import { Message } from '../../src/message/message.js';
+import { Message, type ResponseSink } from '../../src/message/message.js';
 import { OtelEngineTracing } from '../../src/tracing/components.js';
 
 function traced() {
@@ -52,6 +52,8 @@ describe('traced components', () => {
       { read: async () => txn, statuses: () => [], close: async () => {} },
       { ...component, path: 'root.input' },
     );
+    const sink = {} as ResponseSink; // a sync_response request the output must still answer
+    message.responseSink = sink;
     const read = (await input.read())!;
     assert.equal(read.batch[0]!.getMeta('Traceparent'), undefined, 'the canonical key is replaced');
     const inner = recordingOutput();
@@ -66,6 +68,7 @@ describe('traced components', () => {
     assert.equal(outSpan.spanContext().traceId, '4bf92f3577b34da6a3ce929d0e0e4736');
     const sent = inner.written[0]![0]!;
     assert.notEqual(sent, message, 'the output writes a copy');
+    assert.equal(sent.responseSink, sink);
     assert.equal(
       sent.getMeta('traceparent'),
       `00-4bf92f3577b34da6a3ce929d0e0e4736-${outSpan.spanContext().spanId}-01`,
