@@ -41,6 +41,8 @@ const IGNORED_FIELDS: Record<string, Record<string, string>> = {
 
 /** Checks of a runnable exporter or tracer's settings beyond its fields' types. */
 const SETTINGS_CHECKS: Record<string, (settings: Record<string, unknown>) => string[]> = {
+  'tracer/open_telemetry_collector': (settings) => otlpEndpointCheck('tracer', settings),
+  'metrics/open_telemetry_collector': (settings) => otlpEndpointCheck('metrics', settings),
   'tracer/jaeger': (settings) =>
     settings.collector_url
       ? []
@@ -48,6 +50,13 @@ const SETTINGS_CHECKS: Record<string, (settings: Record<string, unknown>) => str
           'tracer jaeger needs collector_url: nekton sends OTLP/HTTP to the collector (e.g. http://localhost:4318)',
         ],
 };
+
+/** An OTLP exporter with no `http` or `grpc` endpoint would send nothing. */
+function otlpEndpointCheck(kind: string, settings: Record<string, unknown>): string[] {
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  if (count(settings.http) + count(settings.grpc) > 0) return [];
+  return [`${kind} open_telemetry_collector has no endpoint: list at least one under http or grpc`];
+}
 
 /** Duration fields of the runnable exporters, checked at their line instead of failing at start. */
 export const DURATION_FIELDS: readonly string[] = [

@@ -22,6 +22,8 @@ const REQUIRED: Record<string, string> = {
   'tracer/gcp_cloudtrace': '{project: p}',
   'tracer/redpanda': '{seed_brokers: [localhost:9092]}',
   'tracer/jaeger': '{collector_url: "http://127.0.0.1:4318"}',
+  'tracer/open_telemetry_collector': '{http: [{address: "127.0.0.1:4318"}]}',
+  'metrics/open_telemetry_collector': '{http: [{address: "127.0.0.1:9"}]}', // closed: refused at once
 };
 
 describe('observability lint', () => {
@@ -103,6 +105,15 @@ describe('observability lint', () => {
       lint('tracer:\n  jaeger:\n    collector_url: http://127.0.0.1:4318\n    flush_interval: 1s\n'),
       [],
     );
+  });
+
+  it('refuses an OTLP tracer or exporter with no endpoint', () => {
+    assert.deepEqual(lint('tracer:\n  open_telemetry_collector: {service: x}\n'), [
+      '(2,1) tracer open_telemetry_collector has no endpoint: list at least one under http or grpc',
+    ]);
+    assert.deepEqual(lint('metrics:\n  open_telemetry_collector:\n    http: []\n'), [
+      '(3,1) metrics open_telemetry_collector has no endpoint: list at least one under http or grpc',
+    ]);
   });
 
   it('checks exporter durations at their line', () => {
