@@ -26,6 +26,7 @@ import { type EndpointSettings, endpointUrl } from '../base/otlp_endpoints.js';
 import { parseDurationMs } from '../config/duration.js';
 import type { ComponentConfig } from '../engine/context.js';
 import type { EngineTracing } from '../engine/tracing.js';
+import { logOtelDiagnostics } from '../metrics/push/otel_diag.js';
 import { OtelEngineTracing } from './components.js';
 
 export interface ServiceTracer {
@@ -87,6 +88,7 @@ function providerTracer(
   delayMs: number | undefined,
   logger: Logger,
 ): ServiceTracer {
+  logOtelDiagnostics(logger);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ ...tags, 'service.name': service }),
     sampler,

@@ -21,6 +21,7 @@ import { endpointUrl } from '../../base/otlp_endpoints.js';
 import { errorMessage } from '../../engine/errors.js';
 import type { MetricFamily } from '../family.js';
 import { OTEL_PUSH_INTERVAL_MS, type OtelMetricsSettings } from './otel.js';
+import { logOtelDiagnostics } from './otel_diag.js';
 
 function hrTime(ms: number): HrTime {
   return [Math.floor(ms / 1000), Math.round((ms % 1000) * 1e6)];
@@ -97,6 +98,7 @@ export function startOtelMetrics(
   families: () => Iterable<MetricFamily>,
   logger: Logger | undefined,
 ): { close(): Promise<void> } {
+  logOtelDiagnostics(logger);
   const exporters: PushMetricExporter[] = [
     ...settings.http.map(
       (e) => new HttpMetricExporter({ url: endpointUrl(e, 'localhost:4318', '/v1/metrics') }),
