@@ -7,8 +7,9 @@ import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { connect } from '@nats-io/transport-node';
 import { runNekton, startNekton, tempDir } from '../helpers/cli.js';
-import { freePort, waitFor } from '../helpers/kit.js';
+import { freePort, NATS_URL, requireService, waitFor } from '../helpers/kit.js';
 import { OtlpGrpcReceiver } from './otlp_grpc_receiver.js';
 import { OtlpReceiver } from './otlp_receiver.js';
 
@@ -249,6 +250,60 @@ describe('tracer in streams mode', () => {
       ]);
     } finally {
       nekton.kill('SIGTERM');
+      await receiver.close();
+    }
+  });
+});
+
+describe('traceparent in message headers', () => {
+  it('a NATS output sends the output span as the traceparent header', async (t) => {
+    if (!(await requireService(t, 'nats'))) return;
+    const receiver = await OtlpReceiver.start();
+    const subject = `nekton.tracing.${process.pid}.${Date.now()}`;
+    const nats = await connect({ servers: NATS_URL });
+    const headers: string[] = [];
+    const subscription = nats.subscribe(subject, {
+      callback: (_err, msg) => {
+        headers.push(msg.headers?.get('traceparent') ?? '');
+      },
+    });
+    const config = join(tempDir('nekton-tracer-nats-'), 'c.yaml');
+    writeFileSync(
+      config,
+      [
+        'http: {enabled: false}',
+        'logger: {level: WARN}',
+        'tracer:',
+        `  open_telemetry_collector: {http: [{address: "127.0.0.1:${receiver.port}"}]}`,
+        'input:',
+        '  generate: {mapping: "root = 1", interval: 100ms}',
+        'output:',
+        '  nats:',
+        `    urls: [${NATS_URL}]`,
+        `    subject: ${subject}`,
+        '    metadata: {include_prefixes: [traceparent]}',
+      ].join('\n'),
+    );
+    const nekton = startNekton(['-c', config]);
+    try {
+      await waitFor(() => headers.length > 0, { message: () => `a message on NATS\n${nekton.output()}` });
+      nekton.kill('SIGTERM');
+      await new Promise((r) => nekton.once('exit', r));
+      const header = headers[0]!;
+      const [, traceId, spanId] = header.split('-');
+      const spans = await waitFor(
+        () =>
+          receiver.spans().find((s) => s.name === 'output_nats' && s.spanId === spanId) && receiver.spans(),
+        { message: `the output span ${header} at the receiver` },
+      );
+      const output = spans.find((s) => s.spanId === spanId)!;
+      assert.equal(output.traceId, traceId);
+      const input = spans.find((s) => s.spanId === output.parentSpanId);
+      assert.equal(input?.name, 'input_generate');
+    } finally {
+      nekton.kill('SIGTERM');
+      subscription.unsubscribe();
+      await nats.close();
       await receiver.close();
     }
   });
