@@ -5,7 +5,7 @@
 //     attributes beside `service.name`.
 //   jaeger: Jaeger's own Thrift protocols are not spoken (OpenTelemetry JS dropped its Jaeger
 //     exporter); `collector_url` is taken as the collector's OTLP/HTTP endpoint (Jaeger collectors
-//     accept OTLP since 1.35), `sampler_param` as the const sampler (1 keeps every trace, 0 none),
+//     accept OTLP since 1.35), `sampler_param` as Jaeger's const sampler (0 keeps no trace, any other value every one),
 //     `flush_interval` as the batch delay. Lint refuses `agent_address` (the UDP agent).
 
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
@@ -69,7 +69,7 @@ export function buildTracer(section: ComponentConfig, logger: Logger): ServiceTr
       const exporter = new HttpTraceExporter({
         url: endpointUrl({ address: s.collector_url }, '', '/v1/traces'),
       });
-      const sampler = s.sampler_param >= 1 ? new AlwaysOnSampler() : new AlwaysOffSampler();
+      const sampler = s.sampler_param !== 0 ? new AlwaysOnSampler() : new AlwaysOffSampler();
       const delay = s.flush_interval ? parseDurationMs(s.flush_interval) : undefined;
       return providerTracer('nekton', s.tags, sampler, [exporter], delay, logger);
     }
