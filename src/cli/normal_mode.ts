@@ -37,6 +37,7 @@ export async function runNormalMode(loaded: LoadedService, reload?: ConfigReload
     undelivered,
   });
   const { logger, http } = service;
+  await service.ready(); // the tracer, before any component is built
   const first = await buildRunning(loaded, service);
   const currentStream = () => watcher?.running?.stream ?? first.stream;
   registerReady(http, currentStream);

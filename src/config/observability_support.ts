@@ -10,10 +10,11 @@ export const RUNNABLE_METRICS: readonly string[] = [
   'statsd',
   'influxdb',
   'logger',
+  'open_telemetry_collector',
 ];
 
-/** nekton has no tracing yet: only `none` runs. */
-export const RUNNABLE_TRACERS: readonly string[] = ['none'];
+/** The tracers src/tracing builds (a test compares). */
+export const RUNNABLE_TRACERS: readonly string[] = ['none', 'open_telemetry_collector', 'jaeger'];
 
 /** Fields a runnable exporter ignores: lint refuses any value but the default. */
 const IGNORED_FIELDS: Record<string, Record<string, string>> = {
@@ -28,11 +29,34 @@ const IGNORED_FIELDS: Record<string, Record<string, string>> = {
     push_basic_auth: 'pushing to a Prometheus push gateway is not implemented',
     file_output_path: 'writing the metrics to a file is not implemented',
   },
+  'tracer/jaeger': {
+    agent_address:
+      "Jaeger's UDP agent protocol is not spoken: set collector_url to the collector's OTLP/HTTP endpoint",
+  },
   'metrics/influxdb': {
     tls: 'TLS settings are not implemented (an https:// url uses the system CAs)',
     include: 'runtime and GC series are Go runtime metrics',
   },
 };
+
+/** Checks of a runnable exporter or tracer's settings beyond its fields' types. */
+const SETTINGS_CHECKS: Record<string, (settings: Record<string, unknown>) => string[]> = {
+  'tracer/open_telemetry_collector': (settings) => otlpEndpointCheck('tracer', settings),
+  'metrics/open_telemetry_collector': (settings) => otlpEndpointCheck('metrics', settings),
+  'tracer/jaeger': (settings) =>
+    settings.collector_url
+      ? []
+      : [
+          'tracer jaeger needs collector_url: nekton sends OTLP/HTTP to the collector (e.g. http://localhost:4318)',
+        ],
+};
+
+/** An OTLP exporter with no `http` or `grpc` endpoint would send nothing. */
+function otlpEndpointCheck(kind: string, settings: Record<string, unknown>): string[] {
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  if (count(settings.http) + count(settings.grpc) > 0) return [];
+  return [`${kind} open_telemetry_collector has no endpoint: list at least one under http or grpc`];
+}
 
 /** Duration fields of the runnable exporters, checked at their line instead of failing at start. */
 export const DURATION_FIELDS: readonly string[] = [
@@ -41,6 +65,7 @@ export const DURATION_FIELDS: readonly string[] = [
   'metrics.influxdb.ping_interval',
   'metrics.influxdb.timeout',
   'metrics.logger.push_interval',
+  'tracer.jaeger.flush_interval',
 ];
 
 /** Lint messages for a normalised exporter or tracer config. */
@@ -58,9 +83,10 @@ export function observabilityLint(
     return () => [message];
   }
   const ignored = IGNORED_FIELDS[`${kind}/${name}`] ?? {};
+  const check = SETTINGS_CHECKS[`${kind}/${name}`];
   return (config) => {
     const settings = (config ?? {}) as Record<string, unknown>;
-    const messages: string[] = [];
+    const messages: string[] = check ? check(settings) : [];
     for (const [field, why] of Object.entries(ignored)) {
       const spec = fields.find((f) => f.name === field);
       if (sameValue(settings[field], spec)) continue;

@@ -31,6 +31,7 @@ import { ProcessedOutput } from './processed_output.js';
 import type { Registry } from './registry.js';
 import type { RouteDoc } from './route_declaration.js';
 import { TimeSlicer } from './time_slicer.js';
+import type { EngineTracing, TracedComponent } from './tracing.js';
 
 export interface MetricsProvider {
   scope(labels: { label: string; path: string; stream?: string }): MetricsScope;
@@ -57,6 +58,8 @@ export interface EngineEnv {
   undelivered?: UndeliveredCount;
   /** Where `dynamic` outputs keep posted members (streams mode with a store). */
   members?: DynamicMemberStore;
+  /** Spans per message and component; absent when the service has no tracer (src/tracing). */
+  tracing?: EngineTracing;
 }
 
 export class ComponentBuilder {
@@ -74,7 +77,9 @@ export class ComponentBuilder {
   async buildInput(cc: ComponentConfig): Promise<Input> {
     const ctx = this.context(cc);
     const built = await placeFieldErrors(cc, () => this.spec('input', cc).build(cc.config, ctx));
-    const input = isInput(built) ? built : ctx.wrapReader(built as InputReader);
+    const wrapped = isInput(built) ? built : ctx.wrapReader(built as InputReader);
+    // Tracing hook: the input span is the parent of the component's own processors' spans.
+    const input = this.env.tracing ? this.env.tracing.input(wrapped, this.traced(cc)) : wrapped;
     if (cc.processors.length === 0) return input;
     return new ProcessedInput(input, await this.buildProcessors(cc.processors));
   }
@@ -82,7 +87,9 @@ export class ComponentBuilder {
   async buildOutput(cc: ComponentConfig): Promise<Output> {
     const ctx = this.context(cc);
     const built = await placeFieldErrors(cc, () => this.spec('output', cc).build(cc.config, ctx));
-    const output = isOutput(built) ? built : ctx.wrapWriter(built as OutputWriter);
+    const wrapped = isOutput(built) ? built : ctx.wrapWriter(built as OutputWriter);
+    // Tracing hook: the output span covers the write, after the output's own processors.
+    const output = this.env.tracing ? this.env.tracing.output(wrapped, this.traced(cc)) : wrapped;
     if (cc.processors.length === 0) return output;
     return new ProcessedOutput(output, await this.buildProcessors(cc.processors));
   }
@@ -94,7 +101,14 @@ export class ComponentBuilder {
     )) as Processor;
     // A templated processor is an observed processor already: its metrics are counted once.
     if (built instanceof ObservedProcessor) return built;
-    return new ObservedProcessor(built, ctx.metrics);
+    const spans = this.env.tracing?.processor(this.traced(cc)); // tracing hook
+    return new ObservedProcessor(built, ctx.metrics, spans);
+  }
+
+  private traced(cc: ComponentConfig): TracedComponent {
+    const component: TracedComponent = { type: cc.type, label: cc.label, path: cc.path };
+    if (this.env.streamId !== undefined) component.stream = this.env.streamId;
+    return component;
   }
 
   async buildProcessors(list: ComponentConfig[]): Promise<Processor[]> {

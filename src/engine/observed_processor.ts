@@ -5,6 +5,7 @@ import type { Batch } from '../message/message.js';
 import type { Processor } from './component.js';
 import type { Counter, MetricsScope, Timer } from './context.js';
 import { inheritResponseStore } from './inherit_response_store.js';
+import type { OpenSpans, ProcessorSpans } from './tracing.js';
 
 export class ObservedProcessor implements Processor {
   private readonly received: Counter;
@@ -18,6 +19,8 @@ export class ObservedProcessor implements Processor {
     /** The wrapped processor (a `workflow` reads the `branch` inside a processor resource). */
     readonly inner: Processor,
     metrics: MetricsScope,
+    /** Tracing hook (src/tracing): null without a tracer, so untraced batches pay one check. */
+    private readonly spans: ProcessorSpans | null = null,
   ) {
     this.received = metrics.counter('processor_received');
     this.batchReceived = metrics.counter('processor_batch_received');
@@ -32,6 +35,7 @@ export class ObservedProcessor implements Processor {
     const started = performance.now();
     this.received.inc(batch.length);
     this.batchReceived.inc();
+    const open = this.spans === null ? null : this.spans.start(batch);
     let result: Batch[] | Promise<Batch[]>;
     try {
       result = this.inner.process(batch);
@@ -40,19 +44,20 @@ export class ObservedProcessor implements Processor {
     }
     if (result instanceof Promise) {
       return result.then(
-        (out) => this.count(out, started),
-        (err) => this.count([flagAll(batch, err)], started),
+        (out) => this.count(out, started, open),
+        (err) => this.count([flagAll(batch, err)], started, open),
       );
     }
-    return this.count(result, started);
+    return this.count(result, started, open);
   }
 
   close(): Promise<void> {
     return this.inner.close();
   }
 
-  private count(out: Batch[], started: number): Batch[] {
+  private count(out: Batch[], started: number, open: OpenSpans | null): Batch[] {
     this.latency.observeNs(Math.round((performance.now() - started) * 1e6));
+    if (open !== null) open.end(out);
     let messages = 0;
     let errored = 0;
     for (const b of out) {

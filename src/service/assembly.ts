@@ -1,7 +1,6 @@
 // The service both modes run in, assembled once: the logger, the metrics registry (exported when
 // the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
-// the shared resources. No tracer is built: nekton has none yet, and lint refuses every tracer
-// but `none`.
+// the shared resources, and the tracer (src/tracing) when the `tracer` section names one.
 import type { Logger } from 'pino';
 import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
@@ -20,10 +19,11 @@ import {
   type MetricsRegistry,
   type MetricsRegistryOptions,
 } from '../metrics/index.js';
+import { startTracer } from '../tracing/index.js';
 import { buildResources } from './build_resources.js';
 
 export interface ServiceOptions {
-  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http'>;
+  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer'>;
   /** The file the config came from: an HTTP setting the server refuses names its line there. */
   source: ConfigSource;
   registry: Registry;
@@ -52,6 +52,8 @@ export interface Service {
   readonly env: EngineEnv;
   /** The builder of shared resources (streams mode's API builds with it too). */
   readonly resourceBuilder: ComponentBuilder;
+  /** Resolves once the tracer (if any) is loaded: components built before it get no spans. */
+  ready(): Promise<void>;
   /** Builds a file's `*_resources` sections; a field error names its place in `source`. */
   buildResources(config: ResourcesConfig, source: ConfigSource): Promise<void>;
   /** Opens the HTTP server (when enabled) and logs where it listens. */
@@ -80,6 +82,7 @@ export function assembleService(options: ServiceOptions): Service {
   );
   const resources = new ResourceManager();
   const abort = stopController();
+  const tracer = startTracer(config.tracer, logger);
   const env: EngineEnv = {
     registry: options.registry,
     logger,
@@ -100,6 +103,10 @@ export function assembleService(options: ServiceOptions): Service {
     stopController: abort,
     env,
     resourceBuilder,
+    async ready() {
+      const tracing = await tracer?.ready;
+      if (tracing) env.tracing = tracing;
+    },
     buildResources: (resourcesConfig, from) =>
       inSource(from, () => buildResources(resourcesConfig, resourceBuilder, resources)),
     listen: () => listenAndLog(http, logger),
@@ -108,6 +115,7 @@ export function assembleService(options: ServiceOptions): Service {
       abort.abort();
       await http.close();
       await metrics.close();
+      await tracer?.close();
     },
   };
 }

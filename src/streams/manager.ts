@@ -19,6 +19,7 @@ import type { ResourceKind } from '../engine/resources.js';
 import { registerDeclared } from '../engine/route_declaration.js';
 import { stopController } from '../engine/stop_signal.js';
 import { Stream } from '../engine/stream.js';
+import type { EngineTracing } from '../engine/tracing.js';
 import { streamReadyRoute } from './api_routes.js';
 import {
   ManagerClosedError,
@@ -63,6 +64,8 @@ export interface StreamManagerOptions {
   persist?: (id: string, definition: StreamDefinition | undefined) => Promise<void>;
   /** Where a stream's `dynamic` outputs keep posted members (with a stream store). */
   members?: (id: string) => DynamicMemberStore;
+  /** The service's tracer: each stream's components get spans labelled with the stream. */
+  tracing?: EngineTracing;
 }
 
 export interface StreamDefinition {
@@ -445,6 +448,7 @@ export class StreamManager {
       signal: abort.signal,
       baseDir: this.options.baseDir,
       members: this.options.members?.(id),
+      tracing: this.options.tracing,
     };
     const streamLogger = logger.child({ stream: id });
     let stream: Stream;

@@ -100,6 +100,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     httpTimeouts: options.httpTimeouts,
   });
   const { logger, metrics, http, resources, resourceBuilder } = service;
+  await service.ready(); // the tracer, before any component is built
   const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
   const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
   const storeUrl = options.store ?? configuredStore(observability.raw);
@@ -115,6 +116,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     baseDir: observability.baseDir,
     persist: persistence?.persistStream,
     members: persistence?.membersOf,
+    tracing: service.env.tracing,
   });
   let watcher: StreamFileWatcher | undefined;
   const stop = async () => {

@@ -14,6 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['listener'],
   ['components'],
   ['metrics'],
+  ['tracing'],
   ['http', 'playground'],
   ['service'],
   ['plugins'],

@@ -21,6 +21,9 @@ const REQUIRED: Record<string, string> = {
   'metrics/influxdb': '{url: "http://127.0.0.1:8086", db: d}',
   'tracer/gcp_cloudtrace': '{project: p}',
   'tracer/redpanda': '{seed_brokers: [localhost:9092]}',
+  'tracer/jaeger': '{collector_url: "http://127.0.0.1:4318"}',
+  'tracer/open_telemetry_collector': '{http: [{address: "127.0.0.1:4318"}]}',
+  'metrics/open_telemetry_collector': '{http: [{address: "127.0.0.1:9"}]}', // closed: refused at once
 };
 
 describe('observability lint', () => {
@@ -66,14 +69,7 @@ describe('observability lint', () => {
       );
       refused.push(`tracer/${name}`);
     }
-    assert.deepEqual(refused, [
-      'metrics/aws_cloudwatch',
-      'metrics/open_telemetry_collector',
-      'tracer/gcp_cloudtrace',
-      'tracer/jaeger',
-      'tracer/open_telemetry_collector',
-      'tracer/redpanda',
-    ]);
+    assert.deepEqual(refused, ['metrics/aws_cloudwatch', 'tracer/gcp_cloudtrace', 'tracer/redpanda']);
   });
 
   it('names the same runnable metrics types as the registry builds', () => {
@@ -98,6 +94,26 @@ describe('observability lint', () => {
         '(3,1) field include of metrics influxdb is not supported by nekton: runtime and GC series are Go runtime metrics; remove it',
       ],
     );
+  });
+
+  it("refuses a jaeger tracer that names no collector, or Jaeger's UDP agent", () => {
+    assert.deepEqual(lint('tracer:\n  jaeger:\n    agent_address: localhost:6831\n'), [
+      '(3,1) tracer jaeger needs collector_url: nekton sends OTLP/HTTP to the collector (e.g. http://localhost:4318)',
+      "(3,1) field agent_address of tracer jaeger is not supported by nekton: Jaeger's UDP agent protocol is not spoken: set collector_url to the collector's OTLP/HTTP endpoint; remove it",
+    ]);
+    assert.deepEqual(
+      lint('tracer:\n  jaeger:\n    collector_url: http://127.0.0.1:4318\n    flush_interval: 1s\n'),
+      [],
+    );
+  });
+
+  it('refuses an OTLP tracer or exporter with no endpoint', () => {
+    assert.deepEqual(lint('tracer:\n  open_telemetry_collector: {service: x}\n'), [
+      '(2,1) tracer open_telemetry_collector has no endpoint: list at least one under http or grpc',
+    ]);
+    assert.deepEqual(lint('metrics:\n  open_telemetry_collector:\n    http: []\n'), [
+      '(3,1) metrics open_telemetry_collector has no endpoint: list at least one under http or grpc',
+    ]);
   });
 
   it('checks exporter durations at their line', () => {

@@ -176,7 +176,7 @@ describe('unsupported metrics types', () => {
   it('are refused with a config error naming the supported ones', () => {
     assert.throws(
       () => createMetricsRegistry({ type: 'aws_cloudwatch' }),
-      /metrics type aws_cloudwatch is not supported \(use one of prometheus, json_api, none, statsd, influxdb, logger\)/,
+      /metrics type aws_cloudwatch is not supported \(use one of prometheus, json_api, none, statsd, influxdb, logger, open_telemetry_collector\)/,
     );
   });
 });

@@ -3,12 +3,13 @@ import type { Logger } from 'pino';
 import type { MetricFamily } from '../family.js';
 import { type InfluxdbSettings, influxdbExporter } from './influxdb.js';
 import { type LoggerMetricsSettings, loggerExporter } from './logger.js';
+import { type OtelMetricsSettings, otelExporter } from './otel.js';
 import type { PushSchedule } from './schedule.js';
 import { type StatsdSettings, statsdExporter } from './statsd.js';
 
 export type { PushSchedule } from './schedule.js';
 
-export const PUSH_TYPES = ['statsd', 'influxdb', 'logger'] as const;
+export const PUSH_TYPES = ['statsd', 'influxdb', 'logger', 'open_telemetry_collector'] as const;
 export type PushType = (typeof PUSH_TYPES)[number];
 
 /** Starts the exporter of `type` with its (normalised) settings. */
@@ -25,5 +26,7 @@ export function startPushExporter(
       return influxdbExporter(settings as InfluxdbSettings, families, logger);
     case 'logger':
       return loggerExporter(settings as LoggerMetricsSettings, families, logger);
+    case 'open_telemetry_collector':
+      return otelExporter(settings as OtelMetricsSettings, families, logger);
   }
 }
