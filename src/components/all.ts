@@ -79,6 +79,7 @@ export { spec as processor_for_each } from './processors/for_each.js';
 export { spec as processor_group_by_value } from './processors/group_by_value.js';
 export { spec as processor_http } from './processors/http.js';
 export { spec as processor_insert_part } from './processors/insert_part.js';
+export { spec as processor_javascript } from './processors/javascript.js';
 export { spec as processor_json_schema } from './processors/json_schema.js';
 export { spec as processor_log } from './processors/log.js';
 export { spec as processor_mapping } from './processors/mapping.js';

@@ -1,0 +1,278 @@
+// Where a `javascript` processor's program runs: a worker thread (its own V8 isolate and heap, so
+// a runaway program is stopped by terminating the worker, whatever it is doing, and its memory is
+// capped), and inside it a fresh V8 context (node:vm) holding only the language's built-ins, the
+// reference's `benthos` API and a console. Nothing of the host is reachable from the program: the
+// API is written inside the context and reaches out through one captured bridge that takes and
+// returns only strings, numbers and booleans (a host object or function handed in would lead back
+// to the worker's Function constructor, and from there to `process` and `require`).
+import { Worker } from 'node:worker_threads';
+
+/** One message as the worker gets it: its text and its metadata as JSON texts. */
+export interface SandboxMessage {
+  text: string;
+  meta: Array<[string, string]>;
+}
+
+/** What a run changed: new content (a string, or JSON text for a structured value) and metadata. */
+export interface SandboxResult {
+  content: { kind: 'string' | 'json'; value: string } | null;
+  meta: Array<[string, string]>;
+}
+
+export interface SandboxOptions {
+  /** How long one run may take before the worker is stopped. */
+  runLimitMs: number;
+  /** Heap cap of the worker, in MiB. */
+  memoryMb: number;
+  log(level: 'info' | 'warn' | 'error' | 'debug', text: string): void;
+}
+
+// Runs inside the context: builds `benthos` and `console` around the bridge, then forgets it.
+const SETUP = `(function (bridge) {
+  'use strict';
+  const call = (op, a, b) => {
+    let r;
+    try {
+      r = bridge(op, a, b);
+    } catch (e) {
+      throw 'the ' + op + ' call failed';
+    }
+    if (r.error !== undefined) throw String(r.error);
+    return r.ok;
+  };
+  const defined = (args, n) => {
+    for (let i = 0; i < Math.min(args.length, n); i++)
+      if (args[i] === undefined) throw 'argument at position ' + i + ' is undefined';
+  };
+  const show = (v) => {
+    if (typeof v === 'string') return v;
+    if (typeof v === 'object' && v !== null) { try { return JSON.stringify(v); } catch (e) { return String(v); } }
+    return String(v);
+  };
+  const api = {
+    v0_msg_as_string() { return call('as_string'); },
+    v0_msg_set_string(value) { defined(arguments, 1); call('set_string', String(value)); },
+    v0_msg_as_structured() { return JSON.parse(call('as_structured')); },
+    v0_msg_set_structured(value) {
+      defined(arguments, 1);
+      const json = JSON.stringify(value);
+      call('set_structured', json === undefined ? 'null' : json);
+    },
+    v0_msg_exists_meta(name) { defined(arguments, 1); return call('exists_meta', String(name)); },
+    v0_msg_get_meta(name) { defined(arguments, 1); return JSON.parse(call('get_meta', String(name))); },
+    v0_msg_set_meta(name, value) {
+      defined(arguments, 2);
+      const json = JSON.stringify(value);
+      call('set_meta', String(name), json === undefined ? 'null' : json);
+    },
+    v0_fetch() { throw 'v0_fetch is not supported by nekton: a synchronous HTTP request would stall the pipeline'; },
+  };
+  const log = (level) => function () { call('log', level, Array.prototype.map.call(arguments, show).join(' ')); };
+  const console = { log: log('info'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
+  for (const o of [api, console]) for (const k of Object.keys(o)) Object.freeze(o[k]);
+  Object.defineProperty(globalThis, 'benthos', { value: Object.freeze(api), enumerable: true });
+  Object.defineProperty(globalThis, 'console', { value: Object.freeze(console), enumerable: true });
+})`;
+
+// The worker (CommonJS, evaluated from this text so it needs no file of its own in the bundle).
+const WORKER = `'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const vm = require('node:vm');
+let current = null;
+
+function bridge(op, a, b) {
+  const c = current;
+  if (c === null) return { error: 'no message is being processed' };
+  const text = () => (c.content === null ? c.text : c.content.value);
+  switch (op) {
+    case 'as_string':
+      return { ok: text() };
+    case 'set_string':
+      c.content = { kind: 'string', value: String(a) };
+      return { ok: null };
+    case 'as_structured': {
+      const t = c.content !== null && c.content.kind === 'json' ? c.content.value : text();
+      try { JSON.parse(t); } catch (e) { return { error: String(e && e.message) }; }
+      return { ok: t };
+    }
+    case 'set_structured':
+      c.content = { kind: 'json', value: String(a) };
+      return { ok: null };
+    case 'exists_meta':
+      return { ok: c.meta.has(String(a)) };
+    case 'get_meta':
+      return c.meta.has(String(a)) ? { ok: c.meta.get(String(a)) } : { error: 'key not found' };
+    case 'set_meta':
+      c.meta.set(String(a), String(b));
+      c.metaSets.push([String(a), String(b)]);
+      return { ok: null };
+    case 'log':
+      parentPort.postMessage({ type: 'log', level: String(a), text: String(b) });
+      return { ok: null };
+    default:
+      return { error: 'unknown operation ' + op };
+  }
+}
+
+// A null-prototype global: \`this.constructor\` inside leads to the context's own Object.
+const context = vm.createContext(Object.create(null), {
+  name: 'javascript processor',
+  codeGeneration: { strings: true, wasm: false },
+});
+const toInside = vm.runInContext(
+  '(function (r) { return r.error !== undefined ? { error: String(r.error) } : { ok: r.ok }; })',
+  context,
+);
+vm.runInContext(${JSON.stringify(SETUP)}, context)(function (op, a, b) {
+  let r;
+  try { r = bridge(op, a, b); } catch (e) { r = { error: String(e && e.message) }; }
+  return toInside(r);
+});
+const describe = vm.runInContext(\`(function (e) {
+  try {
+    if (typeof e === 'object' && e !== null) {
+      const message = String(e.message === undefined ? '' : e.message);
+      const name = String(e.name === undefined ? 'Error' : e.name);
+      return message === '' ? name : name + ': ' + message;
+    }
+    return String(e);
+  } catch (_) {
+    return 'the program threw a value that cannot be shown';
+  }
+})\`, context);
+const script = new vm.Script(workerData.code, { filename: workerData.filename });
+
+// Promise jobs the program started finish before its message is done: a macrotask runs only once
+// they are all through (and never, if they go on forever: the host then stops the worker).
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+const failures = [];
+process.on('unhandledRejection', (reason) => failures.push(reason));
+
+parentPort.on('message', async (messages) => {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    current = { text: m.text, content: null, meta: new Map(m.meta), metaSets: [] };
+    try {
+      script.runInContext(context, { displayErrors: false });
+      await settled();
+      if (failures.length > 0) throw failures.splice(0)[0];
+    } catch (err) {
+      current = null;
+      parentPort.postMessage({ type: 'error', error: String(describe(err)) });
+      return;
+    }
+    const c = current;
+    current = null;
+    parentPort.postMessage({ type: 'result', content: c.content, meta: c.metaSets });
+  }
+  parentPort.postMessage({ type: 'done' });
+});
+`;
+
+type WorkerReply =
+  | { type: 'log'; level: string; text: string }
+  | { type: 'error'; error: string }
+  | { type: 'result'; content: SandboxResult['content']; meta: Array<[string, string]> }
+  | { type: 'done' };
+
+export class Sandbox {
+  private worker: Worker | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly code: string,
+    private readonly filename: string,
+    private readonly options: SandboxOptions,
+  ) {}
+
+  /** Runs the program once per message, in order; rejects on the first failure (timeouts included). */
+  run(messages: SandboxMessage[]): Promise<SandboxResult[]> {
+    const next = this.queue.then(() => this.runNow(messages));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    await this.stop();
+  }
+
+  private start(): Worker {
+    if (this.closed) throw new Error('the javascript processor is closed');
+    const worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { code: this.code, filename: this.filename },
+      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    // An idle worker must not keep the process alive.
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+  }
+
+  private runNow(messages: SandboxMessage[]): Promise<SandboxResult[]> {
+    const worker = this.worker ?? this.start();
+    const { runLimitMs, log } = this.options;
+    return new Promise<SandboxResult[]>((resolve, reject) => {
+      const results: SandboxResult[] = [];
+      let timer: NodeJS.Timeout;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          finish();
+          void this.stop();
+          reject(new Error(`javascript execution timed out after ${runLimitMs}ms and was stopped`));
+        }, runLimitMs);
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (reply: WorkerReply) => {
+        switch (reply.type) {
+          case 'log':
+            log(reply.level as 'info', reply.text);
+            return;
+          case 'result':
+            results.push({ content: reply.content, meta: reply.meta });
+            arm();
+            return;
+          case 'error':
+            finish();
+            reject(new Error(reply.error));
+            return;
+          case 'done':
+            finish();
+            resolve(results);
+        }
+      };
+      const onError = (err: Error) => {
+        finish();
+        this.worker = null;
+        reject(new Error(`javascript program failed: ${err.message}`));
+      };
+      const onExit = (code: number) => {
+        finish();
+        this.worker = null;
+        reject(new Error(`javascript program stopped (worker exit code ${code})`));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      arm();
+      worker.postMessage(messages);
+    });
+  }
+}
