@@ -77,7 +77,10 @@ export function javascriptProcessor(
   const sandbox = new Sandbox(code, filename, {
     runLimitMs: options.runLimitMs ?? RUN_LIMIT_MS,
     memoryMb: options.memoryMb ?? MEMORY_LIMIT_MB,
-    log: (level, text) => (logger[level] ?? logger.info)(text),
+    log: (level, text) => {
+      if (level === 'warn' || level === 'error' || level === 'debug') logger[level](text);
+      else logger.info(text);
+    },
   });
   const logError = processorErrorLog(logger as never);
   return {

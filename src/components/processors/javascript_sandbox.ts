@@ -243,7 +243,11 @@ export class Sandbox {
       const onMessage = (reply: WorkerReply) => {
         switch (reply.type) {
           case 'log':
-            log(reply.level as 'info', reply.text);
+            try {
+              log(reply.level as 'info', reply.text);
+            } catch {
+              // A logger failure must not take the process down from a worker event.
+            }
             return;
           case 'result':
             results.push({ content: reply.content, meta: reply.meta });

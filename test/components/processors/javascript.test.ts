@@ -184,6 +184,29 @@ describe('javascript processor', () => {
     ]);
   });
 
+  it('logs through a logger whose methods need their object, as pino does', async () => {
+    const lines: string[] = [];
+    const logger = {
+      lines,
+      info(this: { lines: string[] }, text: string) {
+        this.lines.push(`info ${text}`);
+      },
+      warn(this: { lines: string[] }, text: string) {
+        this.lines.push(`warn ${text}`);
+      },
+      error(this: { lines: string[] }, text: string) {
+        this.lines.push(`error ${text}`);
+      },
+      debug(this: { lines: string[] }, text: string) {
+        this.lines.push(`debug ${text}`);
+      },
+    };
+    const p = javascriptProcessor('console.log("a"); console.error("b");', 'main.js', logger);
+    opened.push(p);
+    await run(p, new Message('x'));
+    assert.deepEqual(lines, ['info a', 'error b']);
+  });
+
   it('reads the program from a file, and refuses a missing file or bad code', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nekton-js-'));
     const path = join(dir, 'prog.js');
