@@ -71,10 +71,17 @@ describe('diff and patch', () => {
         { From: null, Path: ['y', 'n'], To: [1], Type: 'create' },
       ],
     );
-    // A whole new object is created leaf by leaf; equal values give no change; null gives null.
+    // A new object below the top is one change; diffing with null deletes each top-level key.
     assert.deepEqual(run('root = {}.diff({"o":{"a":1,"b":2}})'), [
-      { From: null, Path: ['o', 'a'], To: 1, Type: 'create' },
-      { From: null, Path: ['o', 'b'], To: 2, Type: 'create' },
+      { From: null, Path: ['o'], To: { a: 1, b: 2 }, Type: 'create' },
+    ]);
+    assert.deepEqual(run('root = {"a":1,"b":{"c":2}}.diff(null)'), [
+      { From: 1, Path: ['a'], To: null, Type: 'delete' },
+      { From: { c: 2 }, Path: ['b'], To: null, Type: 'delete' },
+    ]);
+    assert.deepEqual(run('root = "x".diff(null)'), [{ From: 'x', Path: [], To: null, Type: 'delete' }]);
+    assert.deepEqual(run('root = {"a":null}.diff({"a":3})'), [
+      { From: null, Path: ['a'], To: 3, Type: 'update' },
     ]);
     assert.deepEqual(run('root = {"a":[1,2]}.diff({"a":[2,1]})'), []);
     assert.equal(run('root = null.diff({"a":1})'), null);

@@ -1,7 +1,7 @@
 // `diff` and `patch` (the reference's changelog plugin, built on r3labs/diff): a changelog is an
 // array of {Type: create|update|delete, Path: [keys], From, To}, sorted by the dotted path.
 // Objects are compared key by key and arrays without regard to order (an element found in the
-// other array is unchanged); a value created or deleted whole is listed leaf by leaf for objects.
+// other array is unchanged); a value created or deleted is one change with the whole value.
 import { JsonNumber, Timestamp, type Value } from '../library.js';
 import { deepEqual, isObject, type ValueObject, valueToString } from '../value.js';
 import { fail, method, p } from './support.js';
@@ -34,8 +34,9 @@ function diffValues(path: string[], a: Slot, b: Slot, out: Change[]): void {
   if (a === MISSING || b === MISSING) {
     const whole = (a === MISSING ? b : a) as Value;
     const type = a === MISSING ? 'create' : 'delete';
-    // A whole object is listed leaf by leaf (r3labs' mapValues); anything else as one change.
-    if (isObject(whole) && Object.keys(whole).length > 0) {
+    // Only at the top (`{...}.diff(null)`) is an object listed key by key (r3labs' mapValues);
+    // below it, a created or deleted value is one change, whatever it holds.
+    if (path.length === 0 && isObject(whole) && Object.keys(whole).length > 0) {
       for (const k of Object.keys(whole))
         diffValues(
           [...path, k],
@@ -103,7 +104,9 @@ function diffArrays(path: string[], a: Value[], b: Value[], out: Change[]): void
 method('diff', [p.any('other')], (target, args) => {
   if (target === null) return null;
   const changes: Change[] = [];
-  diffValues([], target, (args[0] ?? null) as Value, changes);
+  const other = (args[0] ?? null) as Value;
+  // A null to compare with is no value at all: the target is deleted.
+  diffValues([], target, other === null ? MISSING : other, changes);
   const key = (c: Change) => c.Path.join('.');
   changes.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
   return changes.map((c) => ({ From: c.From, Path: c.Path, To: c.To, Type: c.Type }));
