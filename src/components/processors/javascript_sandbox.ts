@@ -147,6 +147,9 @@ const script = new vm.Script(workerData.code, { filename: workerData.filename })
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 const failures = [];
 process.on('unhandledRejection', (reason) => failures.push(reason));
+process.on('uncaughtException', (err) => failures.push(err));
+
+parentPort.postMessage({ type: 'ready' });
 
 parentPort.on('message', async (messages) => {
   for (let i = 0; i < messages.length; i++) {
@@ -170,13 +173,18 @@ parentPort.on('message', async (messages) => {
 `;
 
 type WorkerReply =
+  | { type: 'ready' }
   | { type: 'log'; level: string; text: string }
   | { type: 'error'; error: string }
   | { type: 'result'; content: SandboxResult['content']; meta: Array<[string, string]> }
   | { type: 'done' };
 
+/** How long a worker may take to start (not counted in a run's limit). */
+const START_LIMIT_MS = 30_000;
+
 export class Sandbox {
   private worker: Worker | null = null;
+  private ready: Promise<void> = Promise.resolve();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -210,7 +218,39 @@ export class Sandbox {
     });
     // An idle worker must not keep the process alive.
     worker.unref();
+    // Between runs nothing else listens: a late failure (say, a FinalizationRegistry callback
+    // that throws) must not become an unhandled 'error' event of the host.
+    worker.on('error', () => {});
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = null;
+    });
     this.worker = worker;
+    this.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => done(new Error('the javascript worker did not start in time')),
+        START_LIMIT_MS,
+      );
+      const onMessage = (m: WorkerReply) => {
+        if (m.type === 'ready') done();
+      };
+      const onError = (err: Error) => done(new Error(`javascript program failed: ${err.message}`));
+      const onExit = (code: number) =>
+        done(new Error(`javascript program stopped (worker exit code ${code})`));
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (err) {
+          if (this.worker === worker) this.worker = null;
+          void worker.terminate();
+          reject(err);
+        } else resolve();
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    });
     return worker;
   }
 
@@ -220,8 +260,9 @@ export class Sandbox {
     if (worker) await worker.terminate();
   }
 
-  private runNow(messages: SandboxMessage[]): Promise<SandboxResult[]> {
+  private async runNow(messages: SandboxMessage[]): Promise<SandboxResult[]> {
     const worker = this.worker ?? this.start();
+    await this.ready;
     const { runLimitMs, log } = this.options;
     return new Promise<SandboxResult[]>((resolve, reject) => {
       const results: SandboxResult[] = [];
@@ -242,6 +283,8 @@ export class Sandbox {
       };
       const onMessage = (reply: WorkerReply) => {
         switch (reply.type) {
+          case 'ready':
+            return;
           case 'log':
             try {
               log(reply.level as 'info', reply.text);

@@ -118,7 +118,7 @@ describe('javascript processor', () => {
       'if (benthos.v0_msg_as_string() === "loop") { while (true) {} } benthos.v0_msg_set_string("done");',
     );
     const [stopped] = await run(processor, new Message('loop'));
-    assert.match(String(stopped!.error?.message), /timed out after 300ms and was stopped/);
+    assert.match(String(stopped!.error?.message), /timed out after 1000ms and was stopped/);
     assert.equal(stopped!.text(), 'loop');
     const [next] = await run(processor, new Message('fine'));
     assert.equal(next!.error ?? null, null);
@@ -167,6 +167,19 @@ describe('javascript processor', () => {
     const p = await build('Promise.reject(new Error("later"));');
     const [out] = await run(p, new Message('x'));
     assert.match(String(out!.error?.message), /Error: later/);
+  });
+
+  it('survives a program that fails between batches', async () => {
+    // A cleanup callback that throws runs whenever the collector gets to it, maybe after the batch.
+    const p = await build(`(() => {
+      const registry = new FinalizationRegistry(() => { throw new Error("late"); });
+      for (let i = 0; i < 1000; i++) registry.register({ big: new Array(1000).fill(i) }, i);
+      benthos.v0_msg_set_string("registered");
+    })();`);
+    for (let i = 0; i < 5; i++) {
+      const [out] = await run(p, new Message('x'));
+      assert.ok(out!.text() === 'registered' || /late/.test(String(out!.error?.message)), out!.text());
+    }
   });
 
   it('finishes promise jobs of the program before its message is done', async () => {
