@@ -33,7 +33,7 @@ interface Logged {
 /** A processor with a short run limit and a logger that records what the program printed. */
 function quick(
   code: string,
-  runLimitMs = 300,
+  runLimitMs = 1000,
   memoryMb?: number,
 ): { processor: Processor; logged: Logged[] } {
   const logged: Logged[] = [];
