@@ -32,7 +32,7 @@ const fields = [
   field.array(
     field.string(
       'global_folders',
-      'List of folders that will be used to load modules from if the requested JS module is not found elsewhere. Accepted for compatibility: nekton runs programs without `require`.',
+      'List of folders that will be used to load modules from if the requested JS module is not found elsewhere.',
       { default: [] },
     ),
   ),
@@ -62,6 +62,8 @@ export interface JavascriptOptions {
   runLimitMs?: number;
   /** Overrides the worker's heap cap, in MiB. */
   memoryMb?: number;
+  /** Folders `require` looks in when a module is found nowhere else. */
+  globalFolders?: string[];
 }
 
 type Logger = Record<'info' | 'warn' | 'error' | 'debug', (m: string) => void>;
@@ -77,6 +79,7 @@ export function javascriptProcessor(
   const sandbox = new Sandbox(code, filename, {
     runLimitMs: options.runLimitMs ?? RUN_LIMIT_MS,
     memoryMb: options.memoryMb ?? MEMORY_LIMIT_MB,
+    globalFolders: options.globalFolders ?? [],
     log: (level, text) => {
       if (level === 'warn' || level === 'error' || level === 'debug') logger[level](text);
       else logger.info(text);
@@ -121,8 +124,8 @@ export const spec = defineComponent({
   categories: ['Mapping'],
   summary: 'Executes a provided JavaScript code block or file for each message.',
   description: `The program runs once per message in a worker thread, inside an isolated V8 context (\`node:vm\`) that holds the
-ECMAScript built-ins, a \`console\` (printed through the logger) and the \`benthos\` object below,
-and nothing of the host: no \`process\`, no \`require\`, no file system or network. The context is
+ECMAScript built-ins, a \`console\` (printed through the logger), the \`benthos\` object below and a
+\`require\` of CommonJS modules, and nothing of the host: no \`process\`, no Node modules, no network. The context is
 kept between runs, so state created at the global scope outlives one message; wrap the program in a
 function (\`(() => { ... })()\`) so \`let\`/\`const\` declarations do not collide on the next run.
 
@@ -141,9 +144,16 @@ Any error thrown by the program fails the batch the same way, as in the referenc
 - \`benthos.v0_msg_get_meta(name)\`: the value of a metadata key; throws \`key not found\`.
 - \`benthos.v0_msg_set_meta(name, value)\`: sets a metadata key to a value.
 
-The reference's \`v0_fetch\` (a synchronous HTTP request) and \`require\` of modules (which
-\`global_folders\` feeds) are not available: \`v0_fetch\` throws, \`require\` is not defined, and
-\`global_folders\` is accepted so reference configs lint.`,
+## Modules
+
+\`require\` loads \`.js\` and \`.json\` files as the reference's (goja_nodejs) does: a path starting
+\`./\`, \`../\` or \`/\` relative to the requiring module (the program itself is in the working
+directory, or where its \`file\` is), else from \`node_modules\` folders up from there, else from the
+\`global_folders\`; a folder loads its \`package.json\` \`main\` or its index file. Modules run in the
+program's own isolated context. \`require("console")\` is the console; Node's own modules (\`fs\`,
+\`child_process\`, ...) are not there.
+
+The reference's \`v0_fetch\` (a synchronous HTTP request) is not available: it throws.`,
   fields,
   examples: [
     {
@@ -196,6 +206,8 @@ The reference's \`v0_fetch\` (a synchronous HTTP request) and \`require\` of mod
         throw new ConfigError(`opening target file: ${errorMessage(err)}`);
       }
     }
-    return javascriptProcessor(source, file === '' ? 'main.js' : file, ctx.logger);
+    return javascriptProcessor(source, file === '' ? 'main.js' : file, ctx.logger, {
+      globalFolders: config.global_folders,
+    });
   },
 });

@@ -24,6 +24,8 @@ export interface SandboxOptions {
   runLimitMs: number;
   /** Heap cap of the worker, in MiB. */
   memoryMb: number;
+  /** Folders `require` looks in for modules not found elsewhere. */
+  globalFolders: string[];
   log(level: 'info' | 'warn' | 'error' | 'debug', text: string): void;
 }
 
@@ -72,6 +74,32 @@ const SETUP = `(function (bridge) {
   for (const o of [api, console]) for (const k of Object.keys(o)) Object.freeze(o[k]);
   Object.defineProperty(globalThis, 'benthos', { value: Object.freeze(api), enumerable: true });
   Object.defineProperty(globalThis, 'console', { value: Object.freeze(console), enumerable: true });
+
+  // CommonJS modules from .js and .json files (as goja_nodejs' require reads them), run in this
+  // same context: the host only finds and reads the file and compiles it here.
+  const cache = new Map();
+  const dirOf = (f) => { const i = f.lastIndexOf('/'); return i <= 0 ? (i === 0 ? '/' : '.') : f.slice(0, i); };
+  const requireFrom = (dir) => function require(id) {
+    if (arguments.length < 1 || id === undefined) throw 'argument at position 0 is undefined';
+    id = String(id);
+    if (id === 'console') return console;
+    const filename = call('resolve', id, dir);
+    if (cache.has(filename)) return cache.get(filename).exports;
+    const module = { exports: {}, id: filename, filename, loaded: false };
+    cache.set(filename, module);
+    try {
+      if (filename.endsWith('.json')) module.exports = JSON.parse(call('read_json', filename));
+      else call('compile', filename)(module.exports, requireFrom(dirOf(filename)), module, filename, dirOf(filename));
+    } catch (e) {
+      cache.delete(filename);
+      throw e;
+    }
+    module.loaded = true;
+    return module.exports;
+  };
+  const main = requireFrom(dirOf(call('main_filename')));
+  Object.freeze(main);
+  Object.defineProperty(globalThis, 'require', { value: main, enumerable: true });
 })`;
 
 // The worker (CommonJS, evaluated from this text so it needs no file of its own in the bundle).
@@ -80,7 +108,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const vm = require('node:vm');
 let current = null;
 
+const MODULE_OPS = new Set(['main_filename', 'resolve', 'read_json', 'compile']);
+
 function bridge(op, a, b) {
+  if (MODULE_OPS.has(op)) return moduleOp(op, a, b);
   const c = current;
   if (c === null) return { error: 'no message is being processed' };
   const text = () => (c.content === null ? c.text : c.content.value);
@@ -109,6 +140,71 @@ function bridge(op, a, b) {
     case 'log':
       parentPort.postMessage({ type: 'log', level: String(a), text: String(b) });
       return { ok: null };
+    default:
+      return { error: 'unknown operation ' + op };
+  }
+}
+
+// Module loading, as goja_nodejs resolves it: a path relative to the requiring module's folder,
+// else node_modules folders up from it, else the global folders; a file, or a folder with a
+// package.json main or an index file; only .js and .json files.
+const fs = require('node:fs');
+const path = require('node:path');
+const isFile = (p) => { try { return fs.statSync(p).isFile(); } catch (e) { return false; } };
+const isDir = (p) => { try { return fs.statSync(p).isDirectory(); } catch (e) { return false; } };
+const loadable = (p) => (p.endsWith('.js') || p.endsWith('.json')) && isFile(p);
+function asFile(p) {
+  for (const c of [p, p + '.js', p + '.json']) if (loadable(c)) return c;
+  return null;
+}
+function asDirectory(p) {
+  if (!isDir(p)) return null;
+  const pkg = path.join(p, 'package.json');
+  if (isFile(pkg)) {
+    try {
+      const main = JSON.parse(fs.readFileSync(pkg, 'utf8')).main;
+      if (typeof main === 'string') {
+        const m = asFile(path.join(p, main)) || asDirectory(path.join(p, main));
+        if (m) return m;
+      }
+    } catch (e) {}
+  }
+  return asFile(path.join(p, 'index'));
+}
+const asFileOrDirectory = (p) => asFile(p) || asDirectory(p);
+function resolveModule(id, dir) {
+  if (id.startsWith('./') || id.startsWith('../') || id.startsWith('/')) {
+    return asFileOrDirectory(path.resolve(dir, id));
+  }
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (path.basename(d) !== 'node_modules') {
+      const found = asFileOrDirectory(path.join(d, 'node_modules', id));
+      if (found) return found;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  for (const folder of workerData.globalFolders) {
+    const found = asFileOrDirectory(path.resolve(folder, id));
+    if (found) return found;
+  }
+  return null;
+}
+
+function moduleOp(op, a, b) {
+  switch (op) {
+    case 'main_filename':
+      return { ok: workerData.filename };
+    case 'resolve': {
+      const found = resolveModule(String(a), String(b));
+      return found ? { ok: found } : { error: 'Invalid module' };
+    }
+    case 'read_json':
+      return { ok: fs.readFileSync(String(a), 'utf8') };
+    case 'compile': {
+      const source = fs.readFileSync(String(a), 'utf8').replace(/^#!.*/, '');
+      const wrapped = '(function (exports, require, module, __filename, __dirname) {' + source + '\\n})';
+      return { ok: vm.runInContext(wrapped, context, { filename: String(a) }) };
+    }
     default:
       return { error: 'unknown operation ' + op };
   }
@@ -211,7 +307,7 @@ export class Sandbox {
     if (this.closed) throw new Error('the javascript processor is closed');
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { code: this.code, filename: this.filename },
+      workerData: { code: this.code, filename: this.filename, globalFolders: this.options.globalFolders },
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
       stdout: false,
       stderr: false,

@@ -1,7 +1,7 @@
 // The javascript processor: the reference's benthos.v0_* API, its errors, batch failure as the
 // reference does it, a runaway program stopped and flagged, and a context that cannot reach the host.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -143,13 +143,14 @@ describe('javascript processor', () => {
   it('cannot reach process, require or the host through any object it is given', async () => {
     const probes = [
       'typeof process',
-      'typeof require',
+      '(() => { try { return typeof require("fs"); } catch (e) { return "blocked"; } })()',
       'typeof module',
       'typeof globalThis.process',
       '(() => { try { return typeof this.constructor.constructor("return process")(); } catch (e) { return "blocked"; } })()',
       '(() => { try { return typeof benthos.v0_msg_as_string.constructor("return process")(); } catch (e) { return "blocked"; } })()',
       '(() => { try { benthos.v0_msg_get_meta("x"); } catch (e) { return typeof e; } })()',
       '(() => { try { return typeof console.log.constructor("return process")(); } catch (e) { return "blocked"; } })()',
+      '(() => { try { return typeof require.constructor("return process")(); } catch (e) { return "blocked"; } })()',
       '(() => { try { return typeof Object.getPrototypeOf(benthos).constructor.constructor("return process")(); } catch (e) { return "blocked"; } })()',
     ];
     const p = await build(`benthos.v0_msg_set_structured([${probes.join(', ')}]);`);
@@ -186,6 +187,64 @@ describe('javascript processor', () => {
     const p = await build('Promise.resolve().then(() => benthos.v0_msg_set_string("async"));');
     const [out] = await run(p, new Message('x'));
     assert.equal(out!.text(), 'async');
+  });
+
+  it('requires CommonJS modules from relative paths, node_modules and global folders, isolated too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nekton-js-mod-'));
+    const globals = join(dir, 'globals');
+    await mkdir(join(dir, 'lib'), { recursive: true });
+    await mkdir(join(dir, 'node_modules', 'pkg'), { recursive: true });
+    await mkdir(join(globals, 'shared'), { recursive: true });
+    await writeFile(
+      join(dir, 'lib', 'util.js'),
+      'exports.twice = (s) => s + s; exports.name = require("./data.json").name;',
+    );
+    await writeFile(join(dir, 'lib', 'data.json'), '{"name":"data"}');
+    await writeFile(join(dir, 'node_modules', 'pkg', 'package.json'), '{"main":"main.js"}');
+    await writeFile(
+      join(dir, 'node_modules', 'pkg', 'main.js'),
+      'module.exports = { up: (s) => s.toUpperCase(), proc: typeof process };',
+    );
+    await writeFile(join(globals, 'shared', 'index.js'), 'module.exports = "from globals";');
+    const program = join(dir, 'main.js');
+    await writeFile(
+      program,
+      `(() => {
+        const util = require("./lib/util");
+        const pkg = require("pkg");
+        const again = require("./lib/util.js");
+        const refused = [];
+        for (const m of ["fs", "child_process", "./missing"]) {
+          try { require(m); refused.push("loaded " + m); } catch (e) { refused.push(e); }
+        }
+        benthos.v0_msg_set_structured({
+          twice: util.twice(benthos.v0_msg_as_string()),
+          name: util.name,
+          up: pkg.up("x"),
+          proc: pkg.proc,
+          cached: util === again,
+          shared: require("shared"),
+          consoleIsConsole: require("console") === console,
+          refused,
+        });
+      })();`,
+    );
+    const p = (await spec.build(
+      { code: undefined, file: program, global_folders: [globals] } as never,
+      createTestContext(),
+    )) as Processor;
+    opened.push(p);
+    const [out] = await run(p, new Message('ab'));
+    assert.deepEqual(out!.structured(), {
+      twice: 'abab',
+      name: 'data',
+      up: 'X',
+      proc: 'undefined',
+      cached: true,
+      shared: 'from globals',
+      consoleIsConsole: true,
+      refused: ['Invalid module', 'Invalid module', 'Invalid module'],
+    });
   });
 
   it('prints console output through the logger', async () => {
