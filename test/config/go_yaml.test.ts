@@ -9,6 +9,7 @@ import { goYamlNumber } from '../../src/config/go_yaml.js';
 import { formatApiLint } from '../../src/config/lint.js';
 import { lintServiceConfig } from '../../src/config/lint_config.js';
 import { schemaProvider } from '../../src/config/schema.js';
+import { parseSetOverride } from '../../src/config/set_overrides.js';
 import { parseYaml, yamlToValue } from '../../src/config/yaml_document.js';
 import { parseYamlSliced } from '../../src/config/yaml_sliced.js';
 import { TimeSlicer } from '../../src/engine/time_slicer.js';
@@ -66,6 +67,13 @@ describe('numbers as go-yaml resolves them', () => {
       input: { generate: { count: 30_000_000, mapping: 'root = 1' } },
       output: { drop: {} },
     });
+  });
+});
+
+describe('--set values as go-yaml reads them', () => {
+  it('reads an underscored number as an int', () => {
+    assert.equal(parseSetOverride('input.generate.count=30_000_000').value, 30_000_000);
+    assert.equal(parseSetOverride('a=0x_').value, '0x_');
   });
 });
 
