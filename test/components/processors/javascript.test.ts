@@ -247,6 +247,14 @@ describe('javascript processor', () => {
     });
   });
 
+  it('keeps global state between runs, so a global const fails the second run as in the reference', async () => {
+    const p = await build('const seen = benthos.v0_msg_as_string(); benthos.v0_msg_set_string(seen + "!");');
+    const [first] = await run(p, new Message('a'));
+    assert.equal(first!.text(), 'a!');
+    const [second] = await run(p, new Message('b'));
+    assert.match(String(second!.error?.message), /Identifier 'seen' has already been declared/);
+  });
+
   it('prints console output through the logger', async () => {
     const { processor, logged } = quick('console.log("hello", {a: 1}, 2); console.warn("careful");');
     await run(processor, new Message('x'));
