@@ -1,5 +1,5 @@
-// Password hash checks. `compare_bcrypt`: checks a password against a bcrypt hash. A wrong password gives false; a hash
-// that is not bcrypt fails the mapping with Go's wording, as the reference does.
+// Password hash checks. `compare_bcrypt`: a password against a bcrypt hash. A wrong password
+// gives false; a hash that is not bcrypt fails the mapping with Go's wording, as the reference does.
 import { createRequire } from 'node:module';
 import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { fail, method, p, targetString } from './support.js';
