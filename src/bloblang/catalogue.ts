@@ -1,12 +1,17 @@
 // Loads every function and method file so their registrations run when index.ts is imported.
 import './functions/environment.js';
+import './functions/fake.js';
 import './functions/general.js';
+import './functions/schema_registry.js';
 import './functions/sortable_ids.js';
 import './methods/arrays.js';
+import './methods/changelog.js';
 import './methods/compression.js';
 import './methods/encoding.js';
 import './methods/hashing.js';
+import './methods/infer_schema.js';
 import './methods/json.js';
+import './methods/json_path.js';
 import './methods/msgpack.js';
 import './methods/numbers.js';
 import './methods/objects.js';
@@ -15,6 +20,9 @@ import './methods/parsing.js';
 import './methods/passwords.js';
 import './methods/regexp.js';
 import './methods/strings.js';
+import './methods/strip_html.js';
+import './methods/text_segments.js';
 import './methods/time.js';
 import './methods/type.js';
+import './methods/vector.js';
 import './methods/xml.js';

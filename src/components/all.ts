@@ -87,6 +87,7 @@ export { spec as processor_group_by } from './processors/group_by.js';
 export { spec as processor_group_by_value } from './processors/group_by_value.js';
 export { spec as processor_http } from './processors/http.js';
 export { spec as processor_insert_part } from './processors/insert_part.js';
+export { spec as processor_javascript } from './processors/javascript.js';
 export { spec as processor_jmespath } from './processors/jmespath.js';
 export { spec as processor_jq } from './processors/jq.js';
 export { spec as processor_json_schema } from './processors/json_schema.js';

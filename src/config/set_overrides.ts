@@ -2,6 +2,7 @@
 // keeps its position. Dot paths; a numeric segment indexes an array; the value reads as YAML.
 import { isMap, isNode, isScalar, isSeq, type Node, parse } from 'yaml';
 import { ConfigError } from '../engine/errors.js';
+import { goYamlTags } from './go_yaml.js';
 import { markSetOrigin } from './set_origins.js';
 import type { ParsedYaml } from './yaml_document.js';
 
@@ -24,7 +25,8 @@ export function parseSetOverride(expression: string): SetOverride {
   let value: unknown = '';
   if (text !== '') {
     try {
-      value = parse(text);
+      // As go-yaml reads a value (`--set a.count=30_000_000` is an int).
+      value = parse(text, { customTags: goYamlTags });
     } catch {
       value = text;
     }

@@ -9,11 +9,11 @@ import {
   isSeq,
   LineCounter,
   type Node,
-  parseDocument,
   visit,
   type YAMLError,
 } from 'yaml';
 import { parseSimpleYaml } from './fast_yaml.js';
+import { goYamlTags, parseGoYamlDocument } from './go_yaml.js';
 import { configErrorAt } from './positioned_error.js';
 import { setOriginOf } from './set_origins.js';
 
@@ -32,7 +32,7 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
   checkNesting(text, file);
   const doc =
     parseSimpleYaml(text, lines, YAML_OPTIONS) ??
-    parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
+    parseGoYamlDocument(text, lines, { ...YAML_OPTIONS, lineCounter: lines });
   return checkedDocument(text, doc, lines, file);
 }
 
@@ -40,8 +40,15 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
  * How every config is parsed. uniqueKeys off: the library compares every key of a map with every
  * other one (a 4 MB body of 300,000 keys took minutes and blocked the server); checkStructure
  * finds duplicates with a Set. merge: `<<: *anchor` merge keys, as Benthos (yaml.v3) reads them.
+ * customTags: numbers as go-yaml resolves them (`30_000_000` is an int; see go_yaml.ts).
  */
-export const YAML_OPTIONS = { prettyErrors: false, strict: false, uniqueKeys: false, merge: true };
+export const YAML_OPTIONS = {
+  prettyErrors: false,
+  strict: false,
+  uniqueKeys: false,
+  merge: true,
+  customTags: goYamlTags,
+};
 
 /**
  * The YAML parser recurses once per nesting level. Absurd nesting must never reach it: near the

@@ -1,9 +1,10 @@
 // parseYaml for big API bodies: the `yaml` library's lexer and parser run in time slices, so a
 // 1 MiB body (JSON is parsed as YAML flow, ~0.3 s of CPU) never holds the event loop in one go.
 // The same lexer, parser and composer as parseDocument, fed the same tokens: the same document.
-import { Composer, type CST, type Document, Lexer, LineCounter, Parser, YAMLParseError } from 'yaml';
+import { type CST, type Document, LineCounter, Parser } from 'yaml';
 import type { TimeSlicer } from '../engine/time_slicer.js';
 import { parseSimpleYaml } from './fast_yaml.js';
+import { composeOne, goYamlLexer } from './go_yaml.js';
 import { checkedDocument, checkNesting, type ParsedYaml, YAML_OPTIONS } from './yaml_document.js';
 
 /** Lexemes handled between looks at the clock. */
@@ -25,27 +26,10 @@ async function parseDocumentSliced(text: string, lines: LineCounter, slicer: Tim
   lines.addNewLine(0);
   const tokens: CST.Token[] = [];
   let count = 0;
-  for (const lexeme of new Lexer().lex(text)) {
+  for (const lexeme of goYamlLexer().lex(text)) {
     for (const token of parser.next(lexeme)) tokens.push(token);
     if (++count % LEXEMES_PER_CHECK === 0) await slicer.pause();
   }
   for (const token of parser.end()) tokens.push(token);
-  let doc: Document | undefined;
-  for (const next of new Composer(options).compose(tokens, true, text.length)) {
-    if (doc === undefined) {
-      doc = next;
-      continue;
-    }
-    // parseDocument's own words for a second document (parseYaml rewords them).
-    doc.errors.push(
-      new YAMLParseError(
-        next.range.slice(0, 2) as [number, number],
-        'MULTIPLE_DOCS',
-        'Source contains multiple documents; please use YAML.parseAllDocuments()',
-      ),
-    );
-    break;
-  }
-  // compose(…, forceDoc = true) always yields a document, as in parseDocument.
-  return doc as Document;
+  return composeOne(tokens, text.length, options);
 }

@@ -87,6 +87,11 @@ test('bloblang interpolation conformance (interpolation_cases.json)', () => {
   check(runAll(cases, runInterpolationCase, 'interpolation cases'), new Set(cases.map((c) => c.id)));
 });
 
+test('bloblang plugin method conformance (connect_cases.json)', () => {
+  const cases = loadFixture<Case[]>('connect_cases.json');
+  check(runAll(cases, runCase, 'plugin cases'), new Set(cases.map((c) => c.id)));
+});
+
 test('documented example mappings parse (parse_only.json)', () => {
   const entries =
     loadFixture<Array<{ id: string; mapping: string; not_tested?: boolean }>>('parse_only.json');

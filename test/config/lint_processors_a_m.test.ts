@@ -97,6 +97,18 @@ describe('lint of processors a-m: checks that used to wait for start', () => {
     ]);
   });
 
+  it('a javascript processor without code or file, with both, or with code that does not compile', () => {
+    assert.deepEqual(lintProcessors('    - javascript: {}\n'), [
+      '(6,1) either the code or file field must be specified',
+    ]);
+    assert.deepEqual(lintProcessors('    - javascript:\n        code: x\n        file: a.js\n'), [
+      '(7,1) cannot specify both the code and file fields',
+    ]);
+    const [bad] = lintProcessors("    - javascript:\n        code: 'let = ;'\n");
+    assert.match(bad ?? '', /^\(7,1\) compiling javascript code: /);
+    assert.deepEqual(lintProcessors("    - javascript:\n        code: 'benthos.v0_msg_as_string();'\n"), []);
+  });
+
   it('an empty metric name', () => {
     assert.deepEqual(lintProcessors('    - metric:\n        type: counter\n        name: ""\n'), [
       '(7,1) metric name must not be empty',
