@@ -3,6 +3,7 @@
 // file is not listed here. Keep the lines sorted by kind, then name.
 export { spec as buffer_memory } from './buffers/memory.js';
 export { spec as buffer_none } from './buffers/none.js';
+export { spec as cache_aws_s3 } from './caches/aws_s3.js';
 export { spec as cache_file } from './caches/file.js';
 export { spec as cache_lru } from './caches/lru.js';
 export { spec as cache_memory } from './caches/memory.js';
@@ -13,6 +14,7 @@ export { spec as cache_redis } from './caches/redis.js';
 export { spec as cache_ristretto } from './caches/ristretto.js';
 export { spec as cache_ttlru } from './caches/ttlru.js';
 export { spec as input_amqp_0_9 } from './inputs/amqp_0_9.js';
+export { spec as input_aws_s3 } from './inputs/aws_s3.js';
 export { spec as input_broker } from './inputs/broker.js';
 export { spec as input_dynamic } from './inputs/dynamic.js';
 export { spec as input_file } from './inputs/file.js';
@@ -35,6 +37,7 @@ export { spec as input_sql_raw } from './inputs/sql_raw.js';
 export { spec as input_sql_select } from './inputs/sql_select.js';
 export { spec as input_stdin } from './inputs/stdin.js';
 export { spec as output_amqp_0_9 } from './outputs/amqp_0_9.js';
+export { spec as output_aws_s3 } from './outputs/aws_s3.js';
 export { spec as output_broker } from './outputs/broker.js';
 export { spec as output_cache } from './outputs/cache.js';
 export { spec as output_drop } from './outputs/drop.js';
