@@ -63,6 +63,11 @@ export class S3Writer implements OutputWriter {
       const name = (err as { name?: string }).name;
       if (name === 'NotFound' || name === 'NoSuchBucket')
         throw new Error(`aws_s3: bucket '${this.options.bucket}' does not exist at ${this.options.target}`);
+      // A HEAD answer has no body: a 403 only says "forbidden", which is the credentials or their rights.
+      if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403)
+        throw new Error(
+          `aws_s3: ${this.options.target} refused access to bucket '${this.options.bucket}' (check credentials.id, credentials.secret and credentials.token, and the rights they have)`,
+        );
       throw awsError(err, this.options.target, `aws_s3 bucket '${this.options.bucket}'`);
     }
   }
