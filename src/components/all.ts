@@ -3,6 +3,7 @@
 // file is not listed here. Keep the lines sorted by kind, then name.
 export { spec as buffer_memory } from './buffers/memory.js';
 export { spec as buffer_none } from './buffers/none.js';
+export { spec as cache_aws_dynamodb } from './caches/aws_dynamodb.js';
 export { spec as cache_aws_s3 } from './caches/aws_s3.js';
 export { spec as cache_file } from './caches/file.js';
 export { spec as cache_lru } from './caches/lru.js';
@@ -37,6 +38,7 @@ export { spec as input_sql_raw } from './inputs/sql_raw.js';
 export { spec as input_sql_select } from './inputs/sql_select.js';
 export { spec as input_stdin } from './inputs/stdin.js';
 export { spec as output_amqp_0_9 } from './outputs/amqp_0_9.js';
+export { spec as output_aws_dynamodb } from './outputs/aws_dynamodb.js';
 export { spec as output_aws_s3 } from './outputs/aws_s3.js';
 export { spec as output_broker } from './outputs/broker.js';
 export { spec as output_cache } from './outputs/cache.js';
