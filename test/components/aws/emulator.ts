@@ -1,7 +1,7 @@
 // A private DynamoDB or Kinesis emulator (dynalite, kinesalite: npm dev dependencies, in memory)
 // run in this process on a fixed free port, so it can be killed and started again at the same
 // address. A restart loses what it stored, as a new server would.
-import type { Server } from 'node:http';
+import { Server } from 'node:http';
 import dynalite from 'dynalite';
 import kinesalite from 'kinesalite';
 import { freePort } from '../../helpers/kit.js';
@@ -64,7 +64,9 @@ export class PrivateEmulator {
     const server = this.server;
     this.server = null;
     if (!server) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // The plain HTTP close: dynalite's own close also shuts its store down, after which its late
+    // internal callbacks throw "Database is closed" into the test process.
+    const closed = new Promise<void>((resolve) => Server.prototype.close.call(server, () => resolve()));
     server.closeAllConnections();
     await closed;
   }
