@@ -39,6 +39,7 @@ export { spec as input_sql_select } from './inputs/sql_select.js';
 export { spec as input_stdin } from './inputs/stdin.js';
 export { spec as output_amqp_0_9 } from './outputs/amqp_0_9.js';
 export { spec as output_aws_dynamodb } from './outputs/aws_dynamodb.js';
+export { spec as output_aws_kinesis } from './outputs/aws_kinesis.js';
 export { spec as output_aws_s3 } from './outputs/aws_s3.js';
 export { spec as output_broker } from './outputs/broker.js';
 export { spec as output_cache } from './outputs/cache.js';
