@@ -1,6 +1,9 @@
 // The aws_s3 input, output and cache against s3rver, an S3 emulator from npm run by the test
 // itself (a dev dependency: nothing to install, nothing to skip).
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { spec as cacheSpec } from '../../../src/components/caches/aws_s3.js';
 import { registry } from '../../../src/components/registry.js';
@@ -388,6 +391,38 @@ output:
     }
   });
 
+  it('credentials.profile reads the shared credentials file', async () => {
+    const bucket = await s3.bucket();
+    await s3.put(bucket, 'p.txt', 'from a profile');
+    const dir = mkdtempSync(join(tmpdir(), 'nekton-aws-profile-'));
+    const file = join(dir, 'credentials');
+    writeFileSync(
+      file,
+      `[emulator]\naws_access_key_id = ${S3RVER_ID}\naws_secret_access_key = ${S3RVER_SECRET}\n`,
+    );
+    const previous = process.env.AWS_SHARED_CREDENTIALS_FILE;
+    process.env.AWS_SHARED_CREDENTIALS_FILE = file;
+    const run = await startStream(`input:
+  aws_s3:
+    bucket: ${bucket}
+    endpoint: ${s3.url}
+    force_path_style_urls: true
+    credentials:
+      profile: emulator
+output:
+  capture: {}
+`);
+    try {
+      await waitFor(() => !run.stream.active, { message: 'the input to end', timeoutMs: 10_000 });
+      assert.deepEqual(run.capture.texts(), ['from a profile']);
+    } finally {
+      await run.stop();
+      if (previous === undefined) delete process.env.AWS_SHARED_CREDENTIALS_FILE;
+      else process.env.AWS_SHARED_CREDENTIALS_FILE = previous;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('cache', () => {
     async function buildCache(config: Record<string, unknown>): Promise<Cache> {
       const ctx = createTestContext({ path: 'root.cache_resources.0' });
@@ -480,6 +515,12 @@ describe('aws_s3 lint and secrets', () => {
       /credentials\.from_ec2_role: EC2 instance roles are not supported/,
     );
     assert.match(
+      lint(
+        `input:\n  aws_s3:\n    bucket: b\n    tcp:\n      tcp_user_timeout: 5s\noutput:\n${output}`,
+      ).join(),
+      /tcp\.tcp_user_timeout: Node\.js cannot set a TCP user timeout/,
+    );
+    assert.match(
       lint(`input:\n  aws_s3:\n    bucket: b\n    endpoint: 127.0.0.1:9000\noutput:\n${output}`).join(),
       /endpoint: '127\.0\.0\.1:9000' is not an http:\/\/ or https:\/\/ URL/,
     );
@@ -510,14 +551,15 @@ describe('aws_s3 lint and secrets', () => {
     );
   });
 
-  it('echo scrubs the credentials secret', () => {
+  it('echo scrubs the credentials secret and session token', () => {
     const raw = yamlToValue(
       parseYaml(
-        `input:\n  aws_s3:\n    bucket: b\n    credentials:\n      id: AKIAEXAMPLE\n      secret: s3cr3t-value-99\noutput:\n  drop: {}\n`,
+        `input:\n  aws_s3:\n    bucket: b\n    credentials:\n      id: AKIAEXAMPLE\n      secret: s3cr3t-value-99\n      token: sess-token-77\noutput:\n  drop: {}\n`,
       ),
     );
     const shown = JSON.stringify(scrubServiceConfig(raw, schemaProvider(registry)));
     assert.ok(!shown.includes('s3cr3t-value-99'), shown);
+    assert.ok(!shown.includes('sess-token-77'), shown);
     assert.match(shown, /AKIAEXAMPLE/);
   });
 });
