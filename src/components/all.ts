@@ -15,6 +15,7 @@ export { spec as cache_redis } from './caches/redis.js';
 export { spec as cache_ristretto } from './caches/ristretto.js';
 export { spec as cache_ttlru } from './caches/ttlru.js';
 export { spec as input_amqp_0_9 } from './inputs/amqp_0_9.js';
+export { spec as input_aws_kinesis } from './inputs/aws_kinesis.js';
 export { spec as input_aws_s3 } from './inputs/aws_s3.js';
 export { spec as input_broker } from './inputs/broker.js';
 export { spec as input_dynamic } from './inputs/dynamic.js';
