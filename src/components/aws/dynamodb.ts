@@ -1,10 +1,12 @@
 // What the DynamoDB components share: the client, JSON values as attribute values (as the
 // reference converts them), and the errors that name the table.
-import { type AttributeValue, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { dynamo } from './library.js';
 import { type AwsClientOptions, awsError } from './session.js';
 
 export function dynamoClient(options: AwsClientOptions): DynamoDBClient {
-  return new DynamoDBClient(options);
+  return new (dynamo().DynamoDBClient)(options);
 }
 
 /**
@@ -47,7 +49,7 @@ export async function describeActiveTable(
 ): Promise<void> {
   let status: string | undefined;
   try {
-    const out = await client.send(new DescribeTableCommand({ TableName: table }));
+    const out = await client.send(new (dynamo().DescribeTableCommand)({ TableName: table }));
     status = out.Table?.TableStatus;
   } catch (err) {
     if ((err as { name?: string }).name === 'ResourceNotFoundException')

@@ -1,14 +1,9 @@
 // The aws_kinesis input's checkpoint table (the reference's schema: hash key `StreamID`, range key
 // `ShardID`, attributes `SequenceNumber`, `ClientID`, `LeaseTimeout`): shard leases and the last
 // delivered sequence number of each shard.
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { dynamo } from './library.js';
 import { awsError } from './session.js';
 
 export interface CheckpointTableOptions {
@@ -37,8 +32,8 @@ export class CheckpointTable {
     for (let tries = 0; tries < 60; tries++) {
       let status: string | undefined;
       try {
-        status = (await this.client.send(new DescribeTableCommand({ TableName: this.o.table }))).Table
-          ?.TableStatus;
+        status = (await this.client.send(new (dynamo().DescribeTableCommand)({ TableName: this.o.table })))
+          .Table?.TableStatus;
       } catch (err) {
         if ((err as { name?: string }).name !== 'ResourceNotFoundException')
           throw awsError(err, this.o.target, what, 'dynamodb.');
@@ -57,7 +52,7 @@ export class CheckpointTable {
     const provisioned = this.o.billingMode === 'PROVISIONED';
     try {
       await this.client.send(
-        new CreateTableCommand({
+        new (dynamo().CreateTableCommand)({
           TableName: this.o.table,
           AttributeDefinitions: [
             { AttributeName: 'StreamID', AttributeType: 'S' },
@@ -100,7 +95,7 @@ export class CheckpointTable {
   async claim(stream: string, shard: string): Promise<string | null> {
     try {
       const out = await this.client.send(
-        new UpdateItemCommand({
+        new (dynamo().UpdateItemCommand)({
           TableName: this.o.table,
           Key: { StreamID: { S: stream }, ShardID: { S: shard } },
           UpdateExpression: 'SET ClientID = :me, LeaseTimeout = :lease',
@@ -123,7 +118,7 @@ export class CheckpointTable {
   /** The stored sequence number of a shard, '' when none (for tests and diagnostics). */
   async sequence(stream: string, shard: string): Promise<string> {
     const out = await this.client.send(
-      new GetItemCommand({
+      new (dynamo().GetItemCommand)({
         TableName: this.o.table,
         Key: { StreamID: { S: stream }, ShardID: { S: shard } },
       }),
@@ -144,7 +139,7 @@ export class CheckpointTable {
     }
     try {
       await this.client.send(
-        new PutItemCommand({
+        new (dynamo().PutItemCommand)({
           TableName: this.o.table,
           Item: item,
           ConditionExpression: 'ClientID = :me',

@@ -2,18 +2,14 @@
 // each from its checkpoint, and stores a shard's checkpoint (every `commit_period`) only up to the
 // last record before which every record was delivered (at least once). Shards held by another live
 // client are left to it and claimed once their lease runs out (checked every `rebalance_period`).
-import {
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type KinesisClient,
-  ListShardsCommand,
-  type Shard,
-} from '@aws-sdk/client-kinesis';
+
+import type { KinesisClient, Shard } from '@aws-sdk/client-kinesis';
 import type { Logger } from 'pino';
 import type { InputReader, Transaction } from '../../engine/component.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
 import type { CheckpointTable } from './kinesis_checkpoints.js';
+import { kinesis } from './library.js';
 import { awsError, isNetworkError } from './session.js';
 
 export interface KinesisReaderOptions {
@@ -119,7 +115,7 @@ export class KinesisReader implements InputReader {
       let token: string | undefined;
       do {
         const out = await this.client.send(
-          new ListShardsCommand(token ? { NextToken: token } : { StreamName: stream }),
+          new (kinesis().ListShardsCommand)(token ? { NextToken: token } : { StreamName: stream }),
         );
         shards.push(...(out.Shards ?? []));
         token = out.NextToken;
@@ -160,7 +156,7 @@ export class KinesisReader implements InputReader {
   /** An iterator after `from` (the last record handed out, else the checkpoint), or at the start position. */
   private async startIterator(c: ShardConsumer, from: string): Promise<string | undefined> {
     const out = await this.client.send(
-      new GetShardIteratorCommand({
+      new (kinesis().GetShardIteratorCommand)({
         StreamName: c.stream,
         ShardId: c.shard,
         ...(from !== ''
@@ -185,7 +181,9 @@ export class KinesisReader implements InputReader {
           c.iterator = await this.startIterator(c, lastSeq);
           if (c.iterator === undefined) break;
         }
-        const out = await this.client.send(new GetRecordsCommand({ ShardIterator: c.iterator, Limit: 1000 }));
+        const out = await this.client.send(
+          new (kinesis().GetRecordsCommand)({ ShardIterator: c.iterator, Limit: 1000 }),
+        );
         this.failure = null;
         for (const r of out.Records ?? []) {
           const seq = r.SequenceNumber as string;

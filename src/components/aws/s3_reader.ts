@@ -2,20 +2,15 @@
 // downloads each object and splits it into messages with the scanner. An object is deleted
 // (delete_objects) only once every message of it was delivered; an object whose download breaks
 // midway is read again from the start after reconnecting (at least once).
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  type GetObjectCommandOutput,
-  ListObjectsV2Command,
-  type ListObjectsV2CommandOutput,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+
+import type { GetObjectCommandOutput, ListObjectsV2CommandOutput, S3Client } from '@aws-sdk/client-s3';
 import type { Logger } from 'pino';
 import type { GroupAckFn, InputReader, Transaction } from '../../engine/component.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import type { Batch, Message } from '../../message/message.js';
 import { ScannedSource } from '../inputs/scanned_source.js';
 import type { ByteSource, Scanner } from '../scanners/scanner.js';
+import { s3 } from './library.js';
 import { awsError, awsErrorText } from './session.js';
 
 export interface S3ReaderOptions {
@@ -66,7 +61,7 @@ export class S3Reader implements InputReader {
     // After a failed read: reconnecting succeeds only once the bucket answers again, so the
     // engine backs off between tries instead of failing reads in a loop.
     try {
-      await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, MaxKeys: 1 }));
+      await this.client.send(new (s3().ListObjectsV2Command)({ Bucket: this.options.bucket, MaxKeys: 1 }));
     } catch (err) {
       throw awsError(err, this.options.target, `aws_s3 listing bucket '${this.options.bucket}'`);
     }
@@ -124,7 +119,7 @@ export class S3Reader implements InputReader {
     let page: ListObjectsV2CommandOutput;
     try {
       page = await this.client.send(
-        new ListObjectsV2Command({
+        new (s3().ListObjectsV2Command)({
           Bucket: bucket,
           MaxKeys: this.options.pageSize ?? 100,
           ...(prefix !== '' ? { Prefix: prefix } : {}),
@@ -146,7 +141,7 @@ export class S3Reader implements InputReader {
     const { bucket } = this.options;
     let object: GetObjectCommandOutput;
     try {
-      object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      object = await this.client.send(new (s3().GetObjectCommand)({ Bucket: bucket, Key: key }));
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') {
         this.logger.warn(`aws_s3: skipping object '${key}' of bucket '${bucket}': it no longer exists`);
@@ -183,7 +178,7 @@ export class S3Reader implements InputReader {
       finished: async (err) => {
         if (err !== null || open.broken || !this.options.deleteObjects) return;
         try {
-          await this.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+          await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: bucket, Key: key }));
         } catch (e) {
           this.logger.error(
             `aws_s3: failed to delete object '${key}' of bucket '${bucket}': ${awsErrorText(e, this.options.target)}`,

@@ -1,21 +1,21 @@
 // The aws_s3 output's writer: one object per message (a batch joined by an `archive` processor in
 // `batching.processors` is one message, so one object). A batch whose uploads partly fail reports
 // exactly the failed messages (BatchError), so only they are written again.
-import {
-  type ChecksumAlgorithm,
-  HeadBucketCommand,
-  type ObjectCannedACL,
-  PutObjectCommand,
-  type PutObjectCommandInput,
-  type S3Client,
-  type ServerSideEncryption,
-  type StorageClass,
+
+import type {
+  ChecksumAlgorithm,
+  ObjectCannedACL,
+  PutObjectCommandInput,
+  S3Client,
+  ServerSideEncryption,
+  StorageClass,
 } from '@aws-sdk/client-s3';
 import type { Interpolation } from '../../bloblang/index.js';
 import { BatchError } from '../../engine/batch_error.js';
 import type { OutputWriter } from '../../engine/component.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import type { Batch, Message } from '../../message/message.js';
+import { s3 } from './library.js';
 import { awsError, isNetworkError } from './session.js';
 
 export interface S3WriterOptions {
@@ -58,7 +58,7 @@ export class S3Writer implements OutputWriter {
   /** Checks that the bucket answers with these credentials, so /ready and errors say what is wrong. */
   async connect(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }), this.signal());
+      await this.client.send(new (s3().HeadBucketCommand)({ Bucket: this.options.bucket }), this.signal());
     } catch (err) {
       const name = (err as { name?: string }).name;
       if (name === 'NotFound' || name === 'NoSuchBucket')
@@ -79,7 +79,7 @@ export class S3Writer implements OutputWriter {
     const worker = async () => {
       for (let i = next++; i < batch.length; i = next++) {
         try {
-          await this.client.send(new PutObjectCommand(this.input(batch, i)), this.signal());
+          await this.client.send(new (s3().PutObjectCommand)(this.input(batch, i)), this.signal());
         } catch (err) {
           failed.push(i);
           firstError ??= err;

@@ -2,7 +2,6 @@
 // endpoint, credentials, HTTP agents), and AWS errors into messages that name the field to fix.
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { fromIni } from '@aws-sdk/credential-provider-ini';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type AwsSessionConfig, lintAwsSession } from '../fields/aws.js';
 import { refuseProblems } from '../fields/config_problems.js';
@@ -11,13 +10,19 @@ import { refuseProblems } from '../fields/config_problems.js';
 // on Node 20 with the versions it pins, so the warning only adds noise to every log.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+/** Static credentials, or what a profile resolves to. */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  expiration?: Date;
+}
+
 /** The options shared by every AWS SDK v3 client constructor that nekton builds. */
 export interface AwsClientOptions {
   region: string;
   endpoint?: string;
-  credentials?:
-    | ReturnType<typeof fromIni>
-    | { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  credentials?: AwsCredentials | (() => Promise<AwsCredentials>);
   requestHandler?: {
     connectionTimeout?: number;
     requestTimeout?: number;
@@ -47,7 +52,10 @@ export function awsClientOptions(config: AwsSessionConfig, component: string, pr
 
   const creds = config.credentials;
   if (nonEmpty(creds?.profile)) {
-    options.credentials = fromIni({ profile: creds?.profile as string });
+    const profile = creds?.profile as string;
+    // Loaded on first use, like the SDK clients (see library.ts).
+    options.credentials = async () =>
+      (await import('@aws-sdk/credential-provider-ini')).fromIni({ profile })();
   } else if (nonEmpty(creds?.id)) {
     const secret = creds?.secret ?? '';
     if (secret === '')

@@ -1,17 +1,13 @@
 // The `aws_dynamodb` cache: each key is an item of the table (the key in `hash_key`, the value as
 // binary in `data_key`), with an optional expiry time in `ttl_key`.
-import {
-  DeleteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  type PutItemCommandInput,
-} from '@aws-sdk/client-dynamodb';
+
+import type { DynamoDBClient, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { Logger } from 'pino';
 import { defineComponent, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
 import { dynamoClient } from '../aws/dynamodb.js';
+import { dynamo, loadAws } from '../aws/library.js';
 import { awsClientOptions, awsErrorText, describeTarget, isCredentialError } from '../aws/session.js';
 import { awsSessionFields, lintAwsSession } from '../fields/aws.js';
 import { backoffField } from '../fields/backoff.js';
@@ -39,7 +35,7 @@ export class DynamoCache implements Cache {
   async get(key: string): Promise<Uint8Array | undefined> {
     const out = await this.retry('get', key, () =>
       this.client.send(
-        new GetItemCommand({
+        new (dynamo().GetItemCommand)({
           TableName: this.o.table,
           Key: { [this.o.hashKey]: { S: key } },
           ConsistentRead: this.o.consistentRead,
@@ -57,7 +53,7 @@ export class DynamoCache implements Cache {
 
   async set(key: string, value: Uint8Array, ttlMs?: number): Promise<void> {
     await this.retry('set', key, () =>
-      this.client.send(new PutItemCommand(this.putInput(key, value, ttlMs))),
+      this.client.send(new (dynamo().PutItemCommand)(this.putInput(key, value, ttlMs))),
     );
   }
 
@@ -67,7 +63,7 @@ export class DynamoCache implements Cache {
     input.ConditionExpression = 'attribute_not_exists(#k)';
     input.ExpressionAttributeNames = { '#k': this.o.hashKey };
     try {
-      await this.retry('add', key, () => this.client.send(new PutItemCommand(input)));
+      await this.retry('add', key, () => this.client.send(new (dynamo().PutItemCommand)(input)));
       return true;
     } catch (err) {
       if ((err as Error).cause instanceof Error && ((err as Error).cause as Error).name === ADD_REFUSED)
@@ -79,7 +75,7 @@ export class DynamoCache implements Cache {
   async delete(key: string): Promise<void> {
     await this.retry('delete', key, () =>
       this.client.send(
-        new DeleteItemCommand({ TableName: this.o.table, Key: { [this.o.hashKey]: { S: key } } }),
+        new (dynamo().DeleteItemCommand)({ TableName: this.o.table, Key: { [this.o.hashKey]: { S: key } } }),
       ),
     );
   }
@@ -182,8 +178,9 @@ cache_resources:
 `,
     },
   ],
-  build(config, ctx): Cache {
+  async build(config, ctx): Promise<Cache> {
     const options = awsClientOptions(config, 'aws_dynamodb');
+    await loadAws('dynamo');
     return new DynamoCache(
       dynamoClient(options),
       {

@@ -1,15 +1,11 @@
 // The `aws_s3` cache: each key is an object of the bucket; TTLs are not supported (as in the reference).
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Logger } from 'pino';
 import { defineComponent, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
+import { loadAws, s3 } from '../aws/library.js';
 import { awsClientOptions, awsErrorText, describeTarget, isCredentialError } from '../aws/session.js';
 import { awsSessionFields, lintAwsSession } from '../fields/aws.js';
 import { backoffField } from '../fields/backoff.js';
@@ -33,7 +29,7 @@ export class S3Cache implements Cache {
   async get(key: string): Promise<Uint8Array | undefined> {
     return this.retry('get', key, async () => {
       try {
-        const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+        const out = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.bucket, Key: key }));
         return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
       } catch (err) {
         if (isNotFound(err)) return undefined;
@@ -45,7 +41,12 @@ export class S3Cache implements Cache {
   async set(key: string, value: Uint8Array): Promise<void> {
     await this.retry('set', key, async () => {
       await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: value, ContentType: this.contentType }),
+        new (s3().PutObjectCommand)({
+          Bucket: this.bucket,
+          Key: key,
+          Body: value,
+          ContentType: this.contentType,
+        }),
       );
     });
   }
@@ -54,7 +55,7 @@ export class S3Cache implements Cache {
   async add(key: string, value: Uint8Array): Promise<boolean> {
     const exists = await this.retry('add', key, async () => {
       try {
-        await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+        await this.client.send(new (s3().HeadObjectCommand)({ Bucket: this.bucket, Key: key }));
         return true;
       } catch (err) {
         if (isNotFound(err)) return false;
@@ -68,7 +69,7 @@ export class S3Cache implements Cache {
 
   async delete(key: string): Promise<void> {
     await this.retry('delete', key, async () => {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
     });
   }
 
@@ -146,9 +147,10 @@ cache_resources:
 `,
     },
   ],
-  build(config, ctx): Cache {
+  async build(config, ctx): Promise<Cache> {
     const options = awsClientOptions(config, 'aws_s3');
-    const client = new S3Client({ ...options, forcePathStyle: config.force_path_style_urls });
+    await loadAws('s3');
+    const client = new (s3().S3Client)({ ...options, forcePathStyle: config.force_path_style_urls });
     return new S3Cache(
       client,
       config.bucket,

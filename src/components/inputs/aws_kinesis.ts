@@ -6,6 +6,7 @@ import type { Input } from '../../engine/component.js';
 import { dynamoClient } from '../aws/dynamodb.js';
 import { CheckpointTable } from '../aws/kinesis_checkpoints.js';
 import { KinesisReader } from '../aws/kinesis_reader.js';
+import { loadAws } from '../aws/library.js';
 import { awsClientOptions, describeTarget } from '../aws/session.js';
 import { awsSessionFields, lintAwsSession } from '../fields/aws.js';
 import { batchingEnabled, batchingField } from '../fields/batching.js';
@@ -125,9 +126,10 @@ output:
 `,
     },
   ],
-  build(config, ctx): Input {
+  async build(config, ctx): Promise<Input> {
     refuseProblems(lint(config as unknown as Parameters<typeof lint>[0]), 'aws_kinesis: ');
     const options = awsClientOptions(config, 'aws_kinesis');
+    await loadAws('kinesis', 'http', 'dynamo');
     // The table lives where the dynamodb fields say, else where the stream's session does.
     const d = config.dynamodb;
     const tableOptions = awsClientOptions(

@@ -1,8 +1,9 @@
 // The `aws_s3` input: downloads the objects of a bucket (under a prefix) and splits each into
 // messages with a scanner. Listing mode only: the SQS notification mode is refused at lint.
-import { S3Client } from '@aws-sdk/client-s3';
+
 import { defineComponent, field, type RawConfigOf } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
+import { loadAws, s3 } from '../aws/library.js';
 import { S3Reader } from '../aws/s3_reader.js';
 import { awsClientOptions, describeTarget } from '../aws/session.js';
 import { type AwsSessionLintView, awsSessionFields, lintAwsSession } from '../fields/aws.js';
@@ -131,7 +132,8 @@ output:
   async build(config, ctx): Promise<Input> {
     refuseProblems(lint(config), 'aws_s3: ');
     const options = awsClientOptions(config, 'aws_s3');
-    const client = new S3Client({ ...options, forcePathStyle: config.force_path_style_urls });
+    await loadAws('s3');
+    const client = new (s3().S3Client)({ ...options, forcePathStyle: config.force_path_style_urls });
     const scannerFor = await scannerResolver(config, ctx, `${ctx.path}.aws_s3`);
     const reader = new S3Reader(
       client,

@@ -1,12 +1,7 @@
 // The `aws_dynamodb` output: each message becomes an item of the table, its attributes from
 // interpolated `string_columns` and from paths of the JSON document (`json_map_columns`).
-import {
-  type AttributeValue,
-  BatchWriteItemCommand,
-  type DynamoDBClient,
-  PutItemCommand,
-  type WriteRequest,
-} from '@aws-sdk/client-dynamodb';
+
+import type { AttributeValue, DynamoDBClient, WriteRequest } from '@aws-sdk/client-dynamodb';
 import type { Interpolation } from '../../bloblang/index.js';
 import { defineComponent, durationMs, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
@@ -15,6 +10,7 @@ import type { Output, OutputWriter } from '../../engine/component.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import type { Batch, Message } from '../../message/message.js';
 import { atPath, describeActiveTable, dynamoClient, toAttribute } from '../aws/dynamodb.js';
+import { dynamo, loadAws } from '../aws/library.js';
 import { awsClientOptions, awsError, describeTarget, isNetworkError } from '../aws/session.js';
 import { type AwsSessionLintView, awsSessionFields, lintAwsSession } from '../fields/aws.js';
 import { backoffField } from '../fields/backoff.js';
@@ -70,7 +66,9 @@ class DynamoWriter implements OutputWriter {
         // As the reference: put the items one by one, so only those that fail are written again.
         for (const i of indices) {
           try {
-            await this.client.send(new PutItemCommand({ TableName: this.o.table, Item: items[i] ?? {} }));
+            await this.client.send(
+              new (dynamo().PutItemCommand)({ TableName: this.o.table, Item: items[i] ?? {} }),
+            );
           } catch (e) {
             failed.add(i);
             firstError = e;
@@ -102,7 +100,7 @@ class DynamoWriter implements OutputWriter {
     const backoff = new Backoff(this.o.backoff);
     for (let attempt = 0; ; attempt++) {
       const out = await this.client.send(
-        new BatchWriteItemCommand({ RequestItems: { [this.o.table]: pending } }),
+        new (dynamo().BatchWriteItemCommand)({ RequestItems: { [this.o.table]: pending } }),
       );
       pending = out.UnprocessedItems?.[this.o.table] ?? [];
       if (pending.length === 0) return;
@@ -206,9 +204,10 @@ output:
 `,
     },
   ],
-  build(config, ctx): Output {
+  async build(config, ctx): Promise<Output> {
     refuseProblems(lint(config), 'aws_dynamodb: ');
     const options = awsClientOptions(config, 'aws_dynamodb');
+    await loadAws('dynamo');
     const jsonMapColumns: Record<string, string> = {};
     // The reference's `.` means the whole document.
     for (const [k, v] of Object.entries(config.json_map_columns)) jsonMapColumns[k] = v === '.' ? '' : v;

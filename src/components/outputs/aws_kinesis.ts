@@ -1,18 +1,13 @@
 // The `aws_kinesis` output: each batch is sent with PutRecords (500 records per request); records
 // that Kinesis throttles are sent again with the backoff, any other record error fails the batch.
-import {
-  DescribeStreamCommand,
-  KinesisClient,
-  PutRecordsCommand,
-  type PutRecordsCommandOutput,
-  type PutRecordsRequestEntry,
-} from '@aws-sdk/client-kinesis';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+
+import type { KinesisClient, PutRecordsCommandOutput, PutRecordsRequestEntry } from '@aws-sdk/client-kinesis';
 import type { Interpolation } from '../../bloblang/index.js';
 import { defineComponent, field } from '../../config/spec.js';
 import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
+import { httpHandler, kinesis, loadAws } from '../aws/library.js';
 import { type AwsClientOptions, awsClientOptions, awsError, describeTarget } from '../aws/session.js';
 import { awsSessionFields, lintAwsSession } from '../fields/aws.js';
 import { backoffField } from '../fields/backoff.js';
@@ -24,7 +19,10 @@ const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'KMSThrottl
 
 /** A Kinesis client over HTTP/1.1 (the SDK's default for Kinesis is HTTP/2, which emulators lack). */
 export function kinesisClient(options: AwsClientOptions): KinesisClient {
-  return new KinesisClient({ ...options, requestHandler: new NodeHttpHandler(options.requestHandler ?? {}) });
+  return new (kinesis().KinesisClient)({
+    ...options,
+    requestHandler: new (httpHandler().NodeHttpHandler)(options.requestHandler ?? {}),
+  });
 }
 
 /** A stream given by name or by ARN, as the request parameter that names it. */
@@ -51,7 +49,7 @@ class KinesisWriter implements OutputWriter {
     let status: string | undefined;
     try {
       const out = await this.client.send(
-        new DescribeStreamCommand({ ...streamParam(this.o.stream), Limit: 1 }),
+        new (kinesis().DescribeStreamCommand)({ ...streamParam(this.o.stream), Limit: 1 }),
       );
       status = out.StreamDescription?.StreamStatus;
     } catch (err) {
@@ -92,7 +90,7 @@ class KinesisWriter implements OutputWriter {
       let out: PutRecordsCommandOutput;
       try {
         out = await this.client.send(
-          new PutRecordsCommand({ ...streamParam(this.o.stream), Records: pending }),
+          new (kinesis().PutRecordsCommand)({ ...streamParam(this.o.stream), Records: pending }),
         );
       } catch (err) {
         throw awsError(err, this.o.target, `aws_kinesis put to stream '${this.o.stream}'`);
@@ -166,8 +164,9 @@ output:
 `,
     },
   ],
-  build(config, ctx): Output {
+  async build(config, ctx): Promise<Output> {
     const options = awsClientOptions(config, 'aws_kinesis');
+    await loadAws('kinesis', 'http');
     const writer = new KinesisWriter(kinesisClient(options), {
       stream: config.stream,
       partitionKey: config.partition_key,

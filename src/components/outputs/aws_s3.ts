@@ -1,7 +1,8 @@
 // The `aws_s3` output: uploads each message as an object whose key is the interpolated `path`.
-import { S3Client } from '@aws-sdk/client-s3';
+
 import { defineComponent, field } from '../../config/spec.js';
 import type { Output } from '../../engine/component.js';
+import { loadAws, s3 } from '../aws/library.js';
 import { S3Writer } from '../aws/s3_writer.js';
 import { awsClientOptions, describeTarget } from '../aws/session.js';
 import { awsSessionFields, lintAwsSession } from '../fields/aws.js';
@@ -143,9 +144,10 @@ output:
 `,
     },
   ],
-  build(config, ctx): Output {
+  async build(config, ctx): Promise<Output> {
     const options = awsClientOptions(config, 'aws_s3');
-    const client = new S3Client({ ...options, forcePathStyle: config.force_path_style_urls });
+    await loadAws('s3');
+    const client = new (s3().S3Client)({ ...options, forcePathStyle: config.force_path_style_urls });
     const writer = new S3Writer(client, {
       bucket: config.bucket,
       path: config.path,

@@ -10,6 +10,7 @@ import {
   type KinesisClient,
   ListShardsCommand,
 } from '@aws-sdk/client-kinesis';
+import { loadAws } from '../../../src/components/aws/library.js';
 import { kinesisClient } from '../../../src/components/outputs/aws_kinesis.js';
 import { waitFor } from '../../helpers/kit.js';
 import { type RunningStream, startStream } from '../nats/harness.js';
@@ -61,6 +62,7 @@ describe('aws_kinesis output (kinesalite)', () => {
   };
 
   before(async () => {
+    await loadAws('kinesis', 'http');
     kinesis = await PrivateEmulator.kinesis();
     client = kinesisClient({
       region: 'us-east-1',

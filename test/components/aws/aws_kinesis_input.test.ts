@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { CreateStreamCommand, type KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
+import { loadAws } from '../../../src/components/aws/library.js';
 import { kinesisClient } from '../../../src/components/outputs/aws_kinesis.js';
 import { registry } from '../../../src/components/registry.js';
 import { bloblangChecker } from '../../../src/config/bloblang_check.js';
@@ -26,6 +27,7 @@ describe('aws_kinesis input (kinesalite, dynalite)', () => {
   const creds = { accessKeyId: 'TESTID', secretAccessKey: 'TESTSECRET' };
 
   before(async () => {
+    await loadAws('kinesis', 'http');
     kinesis = await PrivateEmulator.kinesis();
     ddb = await PrivateEmulator.dynamodb();
     kc = kinesisClient({ region: 'us-east-1', endpoint: kinesis.url, credentials: creds });
