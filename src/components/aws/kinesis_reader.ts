@@ -211,8 +211,14 @@ export class KinesisReader implements InputReader {
         }
         if ((out.Records ?? []).length === 0) await sleep(poll);
       } catch (err) {
-        if ((err as { name?: string }).name === 'ExpiredIteratorException') {
+        const name = (err as { name?: string }).name;
+        if (name === 'ExpiredIteratorException') {
           c.iterator = undefined;
+          continue;
+        }
+        if (name === 'ProvisionedThroughputExceededException') {
+          // Throttled: the same iterator is still good after a pause.
+          await sleep(1000);
           continue;
         }
         const wrapped = awsError(
