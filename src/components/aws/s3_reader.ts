@@ -40,6 +40,8 @@ export class S3Reader implements InputReader {
   private listedOnce = false;
   private listingDone = false;
   private current: OpenObject | null = null;
+  /** The download of the next key, started while the current object is read (one in advance). */
+  private prefetched: { key: string; response: Promise<GetObjectCommandOutput> } | null = null;
   private closed = false;
   private mustCheck = false;
 
@@ -76,6 +78,7 @@ export class S3Reader implements InputReader {
         const opened = await this.open(key);
         if (!opened) continue;
         this.current = opened;
+        this.prefetchNext();
       }
       const object = this.current;
       try {
@@ -104,6 +107,7 @@ export class S3Reader implements InputReader {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.discardPrefetch();
     const current = this.current;
     this.current = null;
     await current?.source.close().catch(() => undefined);
@@ -141,7 +145,10 @@ export class S3Reader implements InputReader {
     const { bucket } = this.options;
     let object: GetObjectCommandOutput;
     try {
-      object = await this.client.send(new (s3().GetObjectCommand)({ Bucket: bucket, Key: key }));
+      const prefetched = this.prefetched?.key === key ? this.prefetched.response : null;
+      if (prefetched) this.prefetched = null;
+      else this.discardPrefetch();
+      object = await (prefetched ?? this.download(key));
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') {
         this.logger.warn(`aws_s3: skipping object '${key}' of bucket '${bucket}': it no longer exists`);
@@ -193,8 +200,32 @@ export class S3Reader implements InputReader {
    * Every failed request waits for a reconnect (a refused credential or a missing bucket too), so
    * /ready reports it and the engine backs off instead of failing reads in a loop.
    */
+  private download(key: string): Promise<GetObjectCommandOutput> {
+    return this.client.send(new (s3().GetObjectCommand)({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  /** Starts downloading the next listed key, so its first bytes are there when it is opened. */
+  private prefetchNext(): void {
+    const key = this.pending[0];
+    if (this.prefetched || this.closed || key === undefined) return;
+    const response = this.download(key);
+    response.catch(() => undefined); // reported when the key is opened
+    this.prefetched = { key, response };
+  }
+
+  /** Drops a download that will not be read (closing, or after a failure): frees its connection. */
+  private discardPrefetch(): void {
+    const prefetched = this.prefetched;
+    this.prefetched = null;
+    prefetched?.response.then(
+      (o) => (o.Body as { destroy?: () => void } | undefined)?.destroy?.(),
+      () => undefined,
+    );
+  }
+
   private readError(err: unknown, what: string): Error {
     this.mustCheck = true;
+    this.discardPrefetch();
     if (err instanceof NotConnectedError) return err;
     return new NotConnectedError(awsError(err, this.options.target, `aws_s3 ${what}`).message);
   }
