@@ -77,6 +77,10 @@ export class S3Reader implements InputReader {
         if (key === undefined) return null;
         const opened = await this.open(key);
         if (!opened) continue;
+        if (this.closed) {
+          await opened.source.close().catch(() => undefined);
+          return null;
+        }
         this.current = opened;
         this.prefetchNext();
       }
