@@ -31,7 +31,7 @@ describe('aws_s3 output and cache (s3rver)', () => {
     await s3?.dispose();
   });
 
-  it('output: one object per message at the interpolated path, with content type, encoding and metadata', async () => {
+  it('output: one object per message at the interpolated path, with content type, encoding and metadata (over tcp options)', async () => {
     const bucket = await s3.bucket();
     const run = await startStream(`input:
   generate:
@@ -49,6 +49,10 @@ output:
     content_encoding: identity
     metadata:
       exclude_prefixes: [ skip_ ]
+    tcp:
+      connect_timeout: 2s
+      keep_alive:
+        idle: 5s
 ${s3.session()}
 `);
     try {
