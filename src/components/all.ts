@@ -23,6 +23,7 @@ export { spec as input_inproc } from './inputs/inproc.js';
 export { spec as input_kafka } from './inputs/kafka.js';
 export { spec as input_kafka_franz } from './inputs/kafka_franz.js';
 export { spec as input_mqtt } from './inputs/mqtt.js';
+export { spec as input_mysql_cdc } from './inputs/mysql_cdc.js';
 export { spec as input_nats } from './inputs/nats.js';
 export { spec as input_nats_jetstream } from './inputs/nats_jetstream.js';
 export { spec as input_postgres_cdc } from './inputs/postgres_cdc.js';
