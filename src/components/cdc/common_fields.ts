@@ -36,3 +36,20 @@ export function awsIamField() {
 export function awsLint(aws: { enabled?: boolean } | undefined): string[] {
   return aws?.enabled ? ['aws.enabled: AWS IAM authentication is not supported by nekton'] : [];
 }
+
+/** Whether a `tls` object (always built from its defaults) asks for anything. */
+export function tlsIsSet(
+  tls:
+    | {
+        skip_cert_verify?: boolean;
+        root_cas?: string;
+        root_cas_file?: string;
+        client_certs?: unknown[];
+      }
+    | undefined,
+): boolean {
+  if (!tls) return false;
+  return Boolean(
+    tls.skip_cert_verify || tls.root_cas || tls.root_cas_file || (tls.client_certs?.length ?? 0) > 0,
+  );
+}

@@ -9,6 +9,7 @@ import type { InputReader, Transaction } from '../../engine/component.js';
 import type { Resources } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
+import type { TlsOptions } from '../fields/tls.js';
 import type { MysqlTarget } from '../sql/dsn.js';
 import { OrderedCheckpoint } from './checkpoint.js';
 import { type BinlogPosition, formatPosition, parsePosition } from './mysql_position.js';
@@ -55,7 +56,7 @@ export class MysqlCdcReader implements InputReader {
 
   constructor(
     private readonly config: MysqlCdcSettings,
-    private readonly target: MysqlTarget,
+    private readonly target: MysqlTarget & { ssl?: TlsOptions },
     private readonly resources: Resources,
     private readonly logger: Logger,
   ) {
@@ -72,6 +73,7 @@ export class MysqlCdcReader implements InputReader {
       password: t.password,
       database: t.database,
       ...(t.socketPath ? { socketPath: t.socketPath } : {}),
+      ...(t.ssl ? { ssl: t.ssl } : {}),
       supportBigNumbers: true,
     };
   }

@@ -5,10 +5,10 @@ import { isNoopPolicy } from '../../engine/batching.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { BatchedInput } from '../brokers/batched_input.js';
-import { awsIamField, awsLint } from '../cdc/common_fields.js';
+import { awsIamField, awsLint, tlsIsSet } from '../cdc/common_fields.js';
 import { MysqlCdcReader } from '../cdc/mysql_reader.js';
 import { batchingEnabled, batchingField } from '../fields/batching.js';
-import { tlsField } from '../fields/tls.js';
+import { tlsField, tlsOptions } from '../fields/tls.js';
 import { parseMysqlDsn } from '../sql/dsn.js';
 
 const fields = [
@@ -78,18 +78,17 @@ export const spec = defineComponent({
     'The binlog position (`file@OFFSET`, as the reference writes it) is stored under `checkpoint_key` in `checkpoint_cache` only once every change of a transaction, and of all earlier ones, was acknowledged: after a crash the stream resumes at the oldest unacknowledged transaction (at-least-once). ' +
     "Without a stored position, `stream_snapshot: true` first reads every row (operation `read`) in a consistent snapshot (MariaDB: `binlog_snapshot_file/position`; MySQL: a brief global read lock) and streams from the snapshot's position; otherwise streaming starts at the server's current position, which is stored at once. " +
     'A stored position whose binlog file the server no longer has is an error naming `checkpoint_key` and the position.\n\n' +
-    'Not supported: `tls` and `aws` (refused by lint); the snapshot reads one table at a time.',
+    '`tls` settings are passed to the MySQL client (not tested here: the local server has no TLS). Not supported: `aws` (refused by lint); the snapshot reads one table at a time.',
   fields,
   lint: (config) => {
     const problems = awsLint(config.aws);
     if (config.tables.length === 0) problems.push("field 'tables' must contain at least one table");
     if (config.max_parallel_snapshot_tables < 1)
       problems.push('max_parallel_snapshot_tables must be at least 1');
-    if (config.tls) problems.push("tls: TLS connections are not supported by nekton's mysql_cdc");
     if (config.dsn) {
       try {
         if (!parseMysqlDsn(config.dsn).database)
-          problems.push('dsn: must name a database (user:password@tcp(host:port)/database)');
+          problems.push('dsn: must name a database (…@tcp(host:port)/database)');
       } catch (err) {
         problems.push(`dsn: ${(err as Error).message}`);
       }
@@ -115,7 +114,13 @@ output:
     },
   ],
   build: async (config, ctx: BuildContext): Promise<Input> => {
-    const reader = new MysqlCdcReader(config, parseMysqlDsn(config.dsn), ctx.resources, ctx.logger);
+    const ssl = tlsIsSet(config.tls) ? await tlsOptions(config.tls) : undefined;
+    const reader = new MysqlCdcReader(
+      config,
+      { ...parseMysqlDsn(config.dsn), ssl },
+      ctx.resources,
+      ctx.logger,
+    );
     const input = ctx.wrapReader(reader, { autoReplayNacks: config.auto_replay_nacks });
     if (!batchingEnabled(config.batching)) return input;
     const policy = await ctx.buildBatchPolicy(config.batching);

@@ -5,7 +5,7 @@ import { isNoopPolicy } from '../../engine/batching.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { BatchedInput } from '../brokers/batched_input.js';
-import { awsIamField, awsLint } from '../cdc/common_fields.js';
+import { awsIamField, awsLint, tlsIsSet } from '../cdc/common_fields.js';
 import { PgCdcReader } from '../cdc/pg_reader.js';
 import { batchingEnabled, batchingField } from '../fields/batching.js';
 import { tlsField, tlsOptions } from '../fields/tls.js';
@@ -114,17 +114,6 @@ const fields = [
   ),
   batchingField(),
 ] as const;
-
-function tlsIsSet(tls: {
-  skip_cert_verify?: boolean;
-  root_cas?: string;
-  root_cas_file?: string;
-  client_certs?: unknown[];
-}): boolean {
-  return Boolean(
-    tls.skip_cert_verify || tls.root_cas || tls.root_cas_file || (tls.client_certs?.length ?? 0) > 0,
-  );
-}
 
 export const spec = defineComponent({
   name: 'postgres_cdc',
