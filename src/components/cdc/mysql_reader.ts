@@ -46,7 +46,8 @@ export class MysqlCdcReader implements InputReader {
   private conn: Connection | null = null;
   private zongji: ZongJiType | null = null;
   private queue: Pending[] = [];
-  private wake: (() => void) | null = null;
+  /** Reads waiting for a change (the engine may have more than one running). */
+  private waiting: (() => void)[] = [];
   private failure: Error | null = null;
   private checkpoint: OrderedCheckpoint<BinlogPosition>;
   private storing: Promise<void> = Promise.resolve();
@@ -281,9 +282,9 @@ export class MysqlCdcReader implements InputReader {
   }
 
   private wakeUp(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const w of waiting) w();
   }
 
   async read(): Promise<Transaction | null> {
@@ -295,9 +296,7 @@ export class MysqlCdcReader implements InputReader {
         const reason = errorMessage(this.failure);
         throw new NotConnectedError(reason.startsWith('mysql_cdc') ? reason : `mysql_cdc: ${reason}`);
       }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }
 

@@ -56,7 +56,8 @@ export class PgCdcReader implements InputReader {
   private service: LogicalReplicationService | null = null;
   private admin: pg.Client | null = null;
   private queue: Pending[] = [];
-  private wake: (() => void) | null = null;
+  /** Reads waiting for a change (the engine may have more than one running). */
+  private waiting: (() => void)[] = [];
   private failure: Error | null = null;
   private checkpoint: OrderedCheckpoint<string>;
   private confirmed: string | null = null;
@@ -295,9 +296,9 @@ export class PgCdcReader implements InputReader {
   }
 
   private wakeUp(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const w of waiting) w();
   }
 
   async read(): Promise<Transaction | null> {
@@ -309,9 +310,7 @@ export class PgCdcReader implements InputReader {
         const reason = errorMessage(this.failure);
         throw new NotConnectedError(reason.startsWith('postgres_cdc') ? reason : `postgres_cdc: ${reason}`);
       }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }
 
