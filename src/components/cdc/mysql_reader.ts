@@ -3,6 +3,7 @@
 // to a transaction boundary whose changes, and every earlier one, were acknowledged downstream.
 import type ZongJiType from '@vlasky/zongji';
 import type { BinlogEvent, DeleteRowsEvent, UpdateRowsEvent, WriteRowsEvent } from '@vlasky/zongji';
+import type { SslOptions } from 'mysql2';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import type { InputReader, Transaction } from '../../engine/component.js';
@@ -74,7 +75,8 @@ export class MysqlCdcReader implements InputReader {
       password: t.password,
       database: t.database,
       ...(t.socketPath ? { socketPath: t.socketPath } : {}),
-      ...(t.ssl ? { ssl: t.ssl } : {}),
+      // node:tls options, which mysql2 hands to tls.connect as they are.
+      ...(t.ssl ? { ssl: t.ssl as unknown as SslOptions } : {}),
       supportBigNumbers: true,
     };
   }

@@ -63,14 +63,15 @@ export async function readTable(
   let last: unknown[] | null = null;
   for (;;) {
     if (isClosed()) return;
-    const where = last ? `WHERE (${keyList}) > (${key.map(() => '?').join(', ')})` : '';
-    const [rows]: [RowDataPacket[], FieldPacket[]] = await conn.query<RowDataPacket[]>(
+    const where: string = last ? `WHERE (${keyList}) > (${key.map(() => '?').join(', ')})` : '';
+    const result: [RowDataPacket[], FieldPacket[]] = await conn.query<RowDataPacket[]>(
       `SELECT * FROM ${quoteMysql(database)}.${quoteMysql(table)} ${where} ORDER BY ${keyList} LIMIT ${size}`,
       last ?? [],
     );
+    const rows: RowDataPacket[] = result[0];
     for (const row of rows) await emit({ ...row });
     if (rows.length < size) return;
-    const end = rows[rows.length - 1]!;
+    const end: RowDataPacket = rows[rows.length - 1]!;
     last = key.map((k) => end[k]);
   }
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { PgCdcReader, type PgCdcSettings } from '../../../src/components/cdc/pg_reader.js';
+import { lsnValue, PgCdcReader, type PgCdcSettings } from '../../../src/components/cdc/pg_reader.js';
 import { requireService, waitFor } from '../../helpers/kit.js';
 import { PgFixture, POSTGRES_DSN, startInput, summary } from './pg_helpers.js';
 
@@ -221,6 +221,27 @@ describe('postgres_cdc', () => {
       await run.stop();
     }
     await waitFor(async () => (await db.slotRow(slot)) === undefined, { message: 'temporary slot gone' });
+  });
+
+  it('moves the slot on a quiet table through heartbeat messages', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const table = await db.table();
+    const slot = db.slot();
+    const run = await startInput('postgres_cdc', config(table, slot, { heartbeat_interval: '100ms' }));
+    try {
+      await waitFor(async () => (await db.slotRow(slot))?.active, { message: 'slot active' });
+      const start = (await db.slotRow(slot))!.confirmed_flush_lsn!;
+      // No change of the replicated table: only the heartbeats can move the confirmed position.
+      await waitFor(
+        async () => {
+          const now = (await db.slotRow(slot))!.confirmed_flush_lsn!;
+          return lsnValue(now) > lsnValue(start);
+        },
+        { message: 'the confirmed LSN to move without changes' },
+      );
+    } finally {
+      await run.stop();
+    }
   });
 
   it('refuses a slot that cannot serve it, naming the slot', async (t) => {
