@@ -189,7 +189,9 @@ export class MysqlCdcReader implements InputReader {
     const { default: ZongJi } = await import('@vlasky/zongji');
     const zongji = new ZongJi(this.connectionOptions());
     this.zongji = zongji;
-    zongji.on('error', (err: Error) => this.fail(err));
+    zongji.on('error', (err: Error) => {
+      if (zongji === this.zongji) this.fail(err);
+    });
     zongji.on('binlog', (event: BinlogEvent) => this.onEvent(zongji, event));
     await new Promise<void>((resolve, reject) => {
       zongji.once('ready', () => resolve());

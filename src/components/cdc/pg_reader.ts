@@ -109,9 +109,15 @@ export class PgCdcReader implements InputReader {
       flowControl: { enabled: true },
     });
     this.service = service;
-    service.on('data', (lsn: string, log: Pgoutput.Message) => this.onData(lsn, log));
+    // A service replaced by a reconnect (or closed) no longer speaks for this reader.
+    const current = () => this.service === service;
+    service.on('data', (lsn: string, log: Pgoutput.Message) =>
+      current() ? this.onData(lsn, log) : undefined,
+    );
     service.on('heartbeat', (_lsn: string, _ts: number, reply: boolean) => this.onKeepalive(reply));
-    service.on('error', (err: Error) => this.fail(err));
+    service.on('error', (err: Error) => {
+      if (current()) this.fail(err);
+    });
     let ready!: () => void;
     const started = new Promise<void>((resolve) => {
       ready = resolve;
@@ -138,10 +144,19 @@ export class PgCdcReader implements InputReader {
       return startReplication(client, slotName, from);
     };
     const subscription = service.subscribe(plugin, slot).then(
-      () => this.fail(new Error('postgres_cdc: the replication stream ended')),
-      (err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))),
+      () => {
+        if (current()) this.fail(new Error('postgres_cdc: the replication stream ended'));
+      },
+      (err: unknown) => {
+        if (current()) this.fail(err instanceof Error ? err : new Error(String(err)));
+      },
     );
-    await Promise.race([started, subscription.then(() => Promise.reject(this.failure))]);
+    await Promise.race([
+      started,
+      subscription.then(() =>
+        Promise.reject(this.failure ?? new Error('postgres_cdc: closed while connecting')),
+      ),
+    ]);
     const standby = setInterval(
       () => void this.sendStatus(),
       Math.max(100, this.config.pg_standby_timeout || 10_000),

@@ -136,6 +136,39 @@ describe('mysql_cdc', () => {
     }
   });
 
+  it('reconnects when its binlog connection is killed, and misses nothing', async (t) => {
+    if (!(await requireService(t, 'mariadb'))) return;
+    const table = await db.table();
+    const cache = new MapCache();
+    const run = await start(table, cache);
+    try {
+      await waitFor(() => cache.text(KEY), { message: 'the start position stored' });
+      await db.query(`INSERT INTO ${table} VALUES (1, 'a')`);
+      const first = await run.next();
+      await first.ack(null);
+      const dumps = (await db.query(
+        "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'",
+      )) as {
+        ID: number;
+      }[];
+      assert.ok(dumps.length > 0, 'a binlog dump thread to kill');
+      // Other sessions' readers may be streaming too: killing theirs only makes them reconnect.
+      for (const { ID } of dumps) await db.query(`KILL ${ID}`).catch(() => undefined);
+      await db.query(`INSERT INTO ${table} VALUES (2, 'b')`);
+      const second = await run.next(30_000);
+      await second.ack(null);
+      assert.deepEqual(
+        [summary(first)[2], summary(second)[2]],
+        [
+          { id: 1, v: 'a' },
+          { id: 2, v: 'b' },
+        ],
+      );
+    } finally {
+      await run.stop();
+    }
+  });
+
   it('refuses a stored position whose binlog file is gone, naming the key and position', async (t) => {
     if (!(await requireService(t, 'mariadb'))) return;
     const table = await db.table();

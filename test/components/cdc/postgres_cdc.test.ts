@@ -206,6 +206,35 @@ describe('postgres_cdc', () => {
     }
   });
 
+  it('reconnects when its replication connection is killed, and misses nothing', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const table = await db.table();
+    const slot = db.slot();
+    const run = await startInput('postgres_cdc', config(table, slot));
+    try {
+      await waitFor(async () => (await db.slotRow(slot))?.active, { message: 'slot active' });
+      await db.query(`INSERT INTO ${table} VALUES (1, 'a')`);
+      const first = await run.next();
+      await first.ack(null);
+      await db.query(
+        'SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1',
+        [slot],
+      );
+      await db.query(`INSERT INTO ${table} VALUES (2, 'b')`);
+      const second = await run.next(30_000);
+      await second.ack(null);
+      assert.deepEqual(
+        [summary(first)[2], summary(second)[2]],
+        [
+          { id: 1, v: 'a' },
+          { id: 2, v: 'b' },
+        ],
+      );
+    } finally {
+      await run.stop();
+    }
+  });
+
   it('drops a temporary slot when it stops', async (t) => {
     if (!(await requireService(t, 'postgres'))) return;
     const table = await db.table();
