@@ -249,8 +249,9 @@ export class PgCdcReader implements InputReader {
         return;
       }
       case 'message': {
-        // The heartbeat written every heartbeat_interval: a position that lets the slot advance
-        // while the replicated tables are quiet (changes before it were all sent before it).
+        // A non-transactional heartbeat is a position of its own (changes before it were all sent
+        // before it); nekton writes transactional ones (committed, so flushed at once), whose
+        // commit moves the slot while the replicated tables are quiet.
         if (!log.transactional && log.prefix === HEARTBEAT_PREFIX && log.messageLsn) this.passPosition(lsn);
         return;
       }
@@ -298,7 +299,7 @@ export class PgCdcReader implements InputReader {
 
   private async heartbeat(): Promise<void> {
     try {
-      await this.admin?.query(`SELECT pg_logical_emit_message(false, '${HEARTBEAT_PREFIX}', '')`);
+      await this.admin?.query(`SELECT pg_logical_emit_message(true, '${HEARTBEAT_PREFIX}', '')`);
     } catch (err) {
       this.logger.warn(`postgres_cdc: heartbeat failed: ${errorMessage(err)}`);
     }

@@ -264,14 +264,18 @@ describe('postgres_cdc', () => {
     const run = await startInput('postgres_cdc', config(table, slot, { heartbeat_interval: '100ms' }));
     try {
       await waitFor(async () => (await db.slotRow(slot))?.active, { message: 'slot active' });
-      const start = (await db.slotRow(slot))!.confirmed_flush_lsn!;
+      // While the slot is being created it has no confirmed position yet.
+      const start = await waitFor(async () => (await db.slotRow(slot))?.confirmed_flush_lsn, {
+        message: 'a confirmed LSN',
+      });
       // No change of the replicated table: only the heartbeats can move the confirmed position.
+      let now = start;
       await waitFor(
         async () => {
-          const now = (await db.slotRow(slot))!.confirmed_flush_lsn!;
+          now = (await db.slotRow(slot))!.confirmed_flush_lsn!;
           return lsnValue(now) > lsnValue(start);
         },
-        { message: 'the confirmed LSN to move without changes' },
+        { message: () => `the confirmed LSN to move without changes (from ${start}, now ${now})` },
       );
     } finally {
       await run.stop();
