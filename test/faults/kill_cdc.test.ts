@@ -64,7 +64,7 @@ ${input}
 pipeline:
   processors:
     - sleep:
-        duration: 4ms
+        duration: 10ms
 output:
   file:
     path: ${sink}
@@ -111,8 +111,9 @@ async function scenario(
   };
   const first = await startInstance(`${name}_a`, input('a'), sink);
   const half = N / 2;
-  // The first half in one burst: each change takes 4 ms in the pipeline, so a backlog builds up.
-  await insert(1, half);
+  // The first half in one burst (each change takes 10 ms in the pipeline, so a backlog builds
+  // up), watched while it is still being written.
+  const inserting = insert(1, half);
   let last = -1;
   const atKill = await waitFor(
     async () => {
@@ -127,6 +128,7 @@ async function scenario(
   );
   first.child.kill('SIGKILL');
   await exited(first.child);
+  await inserting;
   const writtenAtExit = (await count()).distinct;
   assert.ok(writtenAtExit < half, `the kill must land mid-stream (${writtenAtExit} of ${half} written)`);
   await insert(half + 1, N);
