@@ -106,6 +106,20 @@ export function normaliseSettings(
   return normaliseField(configFieldOf(schema), settings, at, ctx);
 }
 
+/** Whether an object field has a child that must be written (no default, not optional). */
+function hasRequiredChild(spec: FieldSpec): boolean {
+  return (spec.children ?? []).some(
+    (c) =>
+      c.default === undefined &&
+      !c.optional &&
+      !c.deprecated &&
+      c.kind === 'scalar' &&
+      !c.children &&
+      c.type !== 'object' &&
+      c.type !== 'unknown',
+  );
+}
+
 /** A field's value with defaults filled; undefined when absent and optional without default. */
 export function normaliseField(
   spec: FieldSpec,
@@ -116,7 +130,10 @@ export function normaliseField(
   if (value === undefined) {
     if (spec.default !== undefined) return normaliseField(spec, clone(spec.default), at, ctx);
     if (spec.kind !== 'scalar') return spec.kind === 'map' ? {} : [];
-    if (spec.children) return normaliseField(spec, {}, at, ctx);
+    // An absent optional object that cannot be built (a child is required) stays absent, as in
+    // the reference: its required children are required only when the object is given.
+    if (spec.children)
+      return spec.optional && hasRequiredChild(spec) ? undefined : normaliseField(spec, {}, at, ctx);
     if (spec.optional || spec.deprecated) return undefined;
     // A missing component stops the walk: the code after it reads components as objects.
     if (isConfigKind(spec.type)) fail(ctx, at, `field ${spec.name} is required`);

@@ -1,0 +1,371 @@
+// The postgres_cdc reader: prepares publication and slot, runs the snapshot when the slot is new,
+// then streams pgoutput changes (pg-logical-replication decodes them). The slot's confirmed LSN
+// moves only to a commit whose changes, and every earlier one, were acknowledged downstream.
+
+import pg from 'pg';
+import { LogicalReplicationService, type Pgoutput, PgoutputPlugin } from 'pg-logical-replication';
+import type { Logger } from 'pino';
+import type { InputReader, Transaction } from '../../engine/component.js';
+import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { Message } from '../../message/message.js';
+import { OrderedCheckpoint } from './checkpoint.js';
+import { type ColumnInfo, type CommonSchema, commonSchema, normaliseRow } from './pg_rows.js';
+import { checkSlot, checkWalLevel, ensurePublication } from './pg_setup.js';
+import { readSnapshot } from './pg_snapshot.js';
+
+const HEARTBEAT_PREFIX = 'nekton_heartbeat';
+
+export interface PgCdcSettings {
+  dsn: string;
+  schema: string;
+  tables: string[];
+  slot_name: string;
+  temporary_slot: boolean;
+  stream_snapshot: boolean;
+  snapshot_batch_size: number;
+  include_transaction_markers: boolean;
+  checkpoint_limit: number;
+  pg_standby_timeout: number;
+  heartbeat_interval: number;
+  unchanged_toast_value: unknown;
+  auto_replay_nacks: boolean;
+  ssl?: pg.ClientConfig['ssl'];
+}
+
+interface Pending {
+  message: Message;
+  done: () => string | undefined;
+}
+
+export function lsnValue(lsn: string): bigint {
+  const [hi, lo] = lsn.split('/');
+  return (BigInt(`0x${hi || '0'}`) << 32n) | BigInt(`0x${lo || '0'}`);
+}
+
+/** `host:port/db` of a DSN, never its password. */
+export function describeDsn(dsn: string): string {
+  try {
+    const url = new URL(dsn);
+    return `${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname}`;
+  } catch {
+    return 'the configured server';
+  }
+}
+
+export class PgCdcReader implements InputReader {
+  private service: LogicalReplicationService | null = null;
+  private admin: pg.Client | null = null;
+  private queue: Pending[] = [];
+  /** Reads waiting for a change (the engine may have more than one running). */
+  private waiting: (() => void)[] = [];
+  private failure: Error | null = null;
+  private checkpoint: OrderedCheckpoint<string>;
+  private confirmed: string | null = null;
+  private schemas = new Map<number, CommonSchema>();
+  private txn: { commitTime: number } | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly state = { closed: false };
+
+  constructor(
+    private readonly config: PgCdcSettings,
+    private readonly logger: Logger,
+  ) {
+    this.checkpoint = new OrderedCheckpoint(config.checkpoint_limit);
+  }
+
+  private clientConfig(): pg.ClientConfig {
+    return { connectionString: this.config.dsn, ...(this.config.ssl ? { ssl: this.config.ssl } : {}) };
+  }
+
+  async connect(): Promise<void> {
+    await this.teardown();
+    this.failure = null;
+    this.queue = [];
+    this.checkpoint.release();
+    this.checkpoint = new OrderedCheckpoint(this.config.checkpoint_limit);
+    const admin = new pg.Client(this.clientConfig());
+    admin.on('error', () => undefined);
+    try {
+      await admin.connect();
+    } catch (err) {
+      await admin.end().catch(() => undefined);
+      throw new Error(
+        `postgres_cdc: dsn: cannot connect to ${describeDsn(this.config.dsn)}: ${errorMessage(err)}`,
+      );
+    }
+    this.admin = admin;
+    await checkWalLevel(admin);
+    const { slot_name: slot, schema, tables } = this.config;
+    const publication = await ensurePublication(admin, slot, schema, tables);
+    const { exists } = await checkSlot(admin, slot);
+    const create = this.config.temporary_slot || !exists;
+    if (this.config.temporary_slot && exists)
+      throw new Error(
+        `postgres_cdc: slot_name: a slot named '${slot}' exists already; a temporary slot needs a free name`,
+      );
+
+    const service = new LogicalReplicationService(this.clientConfig(), {
+      acknowledge: { auto: false, timeoutSeconds: 0 },
+      flowControl: { enabled: true },
+    });
+    this.service = service;
+    // A service replaced by a reconnect (or closed) no longer speaks for this reader.
+    const current = () => this.service === service;
+    service.on('data', (lsn: string, log: Pgoutput.Message) =>
+      current() ? this.onData(lsn, log) : undefined,
+    );
+    service.on('heartbeat', (_lsn: string, _ts: number, reply: boolean) => this.onKeepalive(reply));
+    service.on('error', (err: Error) => {
+      if (current()) this.fail(err);
+    });
+    let ready!: () => void;
+    const started = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publication], messages: true });
+    const startReplication = plugin.start.bind(plugin);
+    plugin.start = async (client: pg.Client, slotName: string, lastLsn: string) => {
+      let from = lastLsn;
+      if (create) {
+        const kind = this.config.temporary_slot ? 'TEMPORARY LOGICAL' : 'LOGICAL';
+        const exportMode =
+          this.config.stream_snapshot && tables.length > 0 ? 'EXPORT_SNAPSHOT' : 'NOEXPORT_SNAPSHOT';
+        const res = await client.query<{ consistent_point: string; snapshot_name: string | null }>(
+          `CREATE_REPLICATION_SLOT "${slotName.replace(/"/g, '""')}" ${kind} pgoutput ${exportMode}`,
+        );
+        const created = res.rows[0]!;
+        from = created.consistent_point;
+        this.logger.info(`postgres_cdc: created replication slot ${slotName} at ${from}`);
+        ready();
+        if (created.snapshot_name) await this.snapshot(created.snapshot_name);
+      } else {
+        ready();
+      }
+      return startReplication(client, slotName, from);
+    };
+    const subscription = service.subscribe(plugin, slot).then(
+      () => {
+        if (current()) this.fail(new Error('postgres_cdc: the replication stream ended'));
+      },
+      (err: unknown) => {
+        if (current()) this.fail(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+    await Promise.race([
+      started,
+      subscription.then(() =>
+        Promise.reject(this.failure ?? new Error('postgres_cdc: closed while connecting')),
+      ),
+    ]);
+    const standby = setInterval(
+      () => void this.sendStatus(),
+      Math.max(100, this.config.pg_standby_timeout || 10_000),
+    );
+    standby.unref();
+    this.timers.push(standby);
+    if (this.config.heartbeat_interval > 0) {
+      const beat = setInterval(() => void this.heartbeat(), this.config.heartbeat_interval);
+      beat.unref();
+      this.timers.push(beat);
+    }
+    this.logger.info(`postgres_cdc: streaming changes of slot ${slot} (publication ${publication})`);
+  }
+
+  private async snapshot(snapshotName: string): Promise<void> {
+    const { schema, tables, snapshot_batch_size } = this.config;
+    await readSnapshot(
+      this.clientConfig(),
+      snapshotName,
+      schema,
+      tables,
+      snapshot_batch_size,
+      async ({ table, row, columns }) => {
+        const message = Message.fromStructured(normaliseRow(row, columns, null));
+        message.setMeta('table', table);
+        message.setMeta('operation', 'read');
+        message.setMeta('schema', commonSchema(table, columns));
+        await this.enqueue(message, undefined);
+      },
+      () => this.state.closed,
+    );
+    this.logger.info(`postgres_cdc: snapshot of ${tables.join(', ')} read`);
+  }
+
+  private async enqueue(message: Message, position: string | undefined): Promise<void> {
+    await this.checkpoint.room(this.state);
+    if (this.state.closed) return;
+    const tracked = this.checkpoint.track(position);
+    this.queue.push({ message, done: tracked.resolve });
+    this.wakeUp();
+  }
+
+  /** A change that moves the checkpoint without a message (a commit when markers are off). */
+  private passPosition(position: string): void {
+    const moved = this.checkpoint.track(position).resolve();
+    if (moved) this.confirm(moved);
+  }
+
+  private async onData(lsn: string, log: Pgoutput.Message): Promise<void> {
+    if (this.state.closed) return;
+    const markers = this.config.include_transaction_markers;
+    switch (log.tag) {
+      case 'begin': {
+        this.txn = { commitTime: Math.floor(Number(log.commitTime) / 1000) };
+        if (markers) await this.enqueue(this.marker('begin', lsn), undefined);
+        return;
+      }
+      case 'commit': {
+        if (markers) await this.enqueue(this.marker('commit', lsn), lsn);
+        else this.passPosition(lsn);
+        this.txn = null;
+        return;
+      }
+      case 'relation': {
+        this.schemas.set(log.relationOid, commonSchema(log.name, this.columns(log)));
+        return;
+      }
+      case 'insert':
+      case 'update':
+      case 'delete': {
+        const relation = log.relation;
+        const columns = this.columns(relation);
+        const toast = this.config.unchanged_toast_value ?? null;
+        const before = log.tag === 'insert' ? null : (log.old ?? log.key);
+        const body =
+          log.tag === 'delete'
+            ? normaliseRow(before ?? {}, columns, toast, false)
+            : normaliseRow(log.new, columns, toast);
+        const message = Message.fromStructured(body);
+        message.setMeta('table', relation.name);
+        message.setMeta('operation', log.tag);
+        message.setMeta('lsn', lsn);
+        message.setMeta(
+          'schema',
+          this.schemas.get(relation.relationOid) ?? commonSchema(relation.name, columns),
+        );
+        if (this.txn) message.setMeta('commit_ts_ms', this.txn.commitTime);
+        if (before) message.setMeta('before', normaliseRow(before, columns, toast, false));
+        await this.enqueue(message, undefined);
+        return;
+      }
+      case 'message': {
+        // A non-transactional heartbeat is a position of its own (changes before it were all sent
+        // before it); nekton writes transactional ones (committed, so flushed at once), whose
+        // commit moves the slot while the replicated tables are quiet.
+        if (!log.transactional && log.prefix === HEARTBEAT_PREFIX && log.messageLsn) this.passPosition(lsn);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private columns(relation: Pgoutput.MessageRelation): ColumnInfo[] {
+    return relation.columns.map((c) => ({ name: c.name, typeOid: c.typeOid }));
+  }
+
+  private marker(operation: 'begin' | 'commit', lsn: string): Message {
+    const message = new Message(null);
+    message.setMeta('operation', operation);
+    message.setMeta('lsn', lsn);
+    if (this.txn) message.setMeta('commit_ts_ms', this.txn.commitTime);
+    return message;
+  }
+
+  /**
+   * Keepalives are answered with the confirmed position only: their LSN may be ahead of changes
+   * still queued for decoding, so it never moves the checkpoint (heartbeat messages do, in order).
+   */
+  private onKeepalive(reply: boolean): void {
+    if (reply) void this.sendStatus();
+  }
+
+  private confirm(lsn: string): void {
+    this.raise(lsn);
+    void this.sendStatus();
+  }
+
+  private raise(lsn: string): void {
+    if (this.confirmed === null || lsnValue(lsn) > lsnValue(this.confirmed)) this.confirmed = lsn;
+  }
+
+  private async sendStatus(): Promise<void> {
+    try {
+      await this.service?.acknowledge(this.confirmed ?? '0/0');
+    } catch (err) {
+      this.logger.warn(`postgres_cdc: standby status update failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.admin?.query(`SELECT pg_logical_emit_message(true, '${HEARTBEAT_PREFIX}', '')`);
+    } catch (err) {
+      this.logger.warn(`postgres_cdc: heartbeat failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private fail(err: Error): void {
+    if (this.state.closed || this.failure) return;
+    this.failure = err;
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const w of waiting) w();
+  }
+
+  async read(): Promise<Transaction | null> {
+    for (;;) {
+      if (this.state.closed) return null;
+      const next = this.queue.shift();
+      if (next) return this.transaction(next);
+      if (this.failure) {
+        const reason = errorMessage(this.failure);
+        throw new NotConnectedError(reason.startsWith('postgres_cdc') ? reason : `postgres_cdc: ${reason}`);
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private transaction(item: Pending): Transaction {
+    return {
+      batch: [item.message],
+      ack: async (err) => {
+        if (err) {
+          // Delivered again before anything newer (the engine replays it itself when auto_replay_nacks is on).
+          if (!this.state.closed) {
+            this.queue.unshift({ ...item, message: item.message.copy() });
+            this.wakeUp();
+          }
+          return;
+        }
+        const moved = item.done();
+        if (moved) this.confirm(moved);
+      },
+    };
+  }
+
+  private async teardown(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    const service = this.service;
+    this.service = null;
+    if (service) {
+      await service.acknowledge(this.confirmed ?? '0/0').catch(() => undefined);
+      await service.destroy().catch(() => undefined);
+    }
+    const admin = this.admin;
+    this.admin = null;
+    await admin?.end().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.state.closed = true;
+    this.checkpoint.release();
+    this.wakeUp();
+    await this.teardown();
+  }
+}
