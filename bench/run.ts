@@ -13,6 +13,7 @@ import { w3Http } from './workloads/w3_http.js';
 import { w4Amqp, w4Redis } from './workloads/w4_brokers.js';
 import { w5FanOut } from './workloads/w5_fan_out.js';
 import { w6Streams } from './workloads/w6_streams.js';
+import { w7Batching } from './workloads/w7_batching.js';
 
 const args = process.argv.slice(2);
 const flagValue = (flag: string) => {
@@ -48,6 +49,7 @@ const workloads: Workload[] = [
   w4Amqp(workDir),
   w5FanOut(workDir),
   w6Streams(workDir),
+  w7Batching(workDir),
   rxRegexp(workDir),
 ];
 
