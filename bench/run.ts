@@ -9,6 +9,7 @@ import { type Machine, machine, machineLine, table, writeJson, writeReadme } fro
 import { rxRegexp } from './workloads/rx_regexp.js';
 import { w1Lines } from './workloads/w1_lines.js';
 import { w2Mapping } from './workloads/w2_mapping.js';
+import { w2tThreads } from './workloads/w2t_threads.js';
 import { w3Http } from './workloads/w3_http.js';
 import { w4Amqp, w4Redis } from './workloads/w4_brokers.js';
 import { w5FanOut } from './workloads/w5_fan_out.js';
@@ -44,6 +45,7 @@ const workDir = mkdtempSync(join(tmpdir(), 'nekton-bench-'));
 const workloads: Workload[] = [
   w1Lines(workDir),
   w2Mapping(workDir),
+  w2tThreads(workDir),
   w3Http(workDir),
   w4Redis(workDir),
   w4Amqp(workDir),

