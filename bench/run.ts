@@ -15,6 +15,8 @@ import { w4Amqp, w4Redis } from './workloads/w4_brokers.js';
 import { w5FanOut } from './workloads/w5_fan_out.js';
 import { w6Streams } from './workloads/w6_streams.js';
 import { w7Batching } from './workloads/w7_batching.js';
+import { w8BatchedOutputs } from './workloads/w8_batched_outputs.js';
+import { w9Http, w10Protobuf, w11Avro } from './workloads/w9_components.js';
 
 const args = process.argv.slice(2);
 const flagValue = (flag: string) => {
@@ -52,6 +54,10 @@ const workloads: Workload[] = [
   w5FanOut(workDir),
   w6Streams(workDir),
   w7Batching(workDir),
+  w8BatchedOutputs(workDir),
+  w9Http(workDir),
+  w10Protobuf(workDir),
+  w11Avro(workDir),
   rxRegexp(workDir),
 ];
 
