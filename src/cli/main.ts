@@ -405,5 +405,5 @@ async function main(): Promise<void> {
 // A pipeline thread (engine/threads/pool.ts) starts from bin/nekton too, for its code cache: it runs
 // the processors, not the command line.
 if (!isMainThread && (workerData as { pipelineThread?: boolean } | null)?.pipelineThread)
-  void import('../engine/threads/worker.js');
+  void import('../service/pipeline_thread.js');
 else void main();

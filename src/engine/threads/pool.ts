@@ -7,8 +7,8 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Batch } from '../../message/message.js';
 import type { ComponentConfig } from '../context.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 import { type Outcome, readOutcomes, writeGroup } from './wire.js';
-import type { FromWorker, ToWorker, WorkerSetup } from './worker.js';
 
 /**
  * Processors that may run on a pipeline thread: they need nothing but their config (no resource,
@@ -85,19 +85,19 @@ export function threadCount(configured: number, cores: number): number {
 /**
  * What a pipeline thread runs: from the bundled CLI, bin/nekton itself (its code cache makes a
  * thread start in a fraction of the time the ~300 modules of dist/ take to load; src/cli/main.ts
- * sees the thread and runs worker.ts); else the worker script next to this module (tsc output, or
- * tsx on src/).
+ * sees the thread and runs service/pipeline_thread.ts); else that module itself (tsc output, or tsx
+ * on src/).
  */
 function workerEntry(): URL {
   const bundled = import.meta.url.endsWith('/dist/bundle/nekton.cjs');
   const candidates = bundled
-    ? ['../../bin/nekton', '../engine/threads/worker.js']
-    : ['./worker.js', './worker.ts'];
+    ? ['../../bin/nekton', '../service/pipeline_thread.js']
+    : ['../../service/pipeline_thread.js', '../../service/pipeline_thread.ts'];
   for (const rel of candidates) {
     const url = new URL(rel, import.meta.url);
     if (existsSync(url)) return url;
   }
-  throw new Error('the pipeline thread script (engine/threads/worker.js) is missing: run `npm run build`');
+  throw new Error('the pipeline thread script (service/pipeline_thread.js) is missing: run `npm run build`');
 }
 
 interface Waiting {

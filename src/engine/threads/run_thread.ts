@@ -1,48 +1,22 @@
-// A pipeline thread: builds the stream's processors from their configs (with the built-in
-// components only) and runs each group of batches the main thread posts through them, posting
-// back what each batch became. Acks, inputs and outputs stay on the main thread.
+// A pipeline thread (started by pool.ts through service/pipeline_thread.ts, which hands it the
+// built-in components): builds the stream's processors from their configs and runs each group of
+// batches the main thread posts through them, posting back what each batch became. Acks, inputs
+// and outputs stay on the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
-import { registry } from '../../components/registry.js';
 import type { Message } from '../../message/message.js';
 import { ComponentBuilder } from '../builder.js';
 import type { Processor } from '../component.js';
-import type { ComponentConfig } from '../context.js';
 import { asError } from '../errors.js';
 import { MemoryInprocBus } from '../inproc.js';
 import { noopMetrics } from '../noop_metrics.js';
 import { runProcessors } from '../observed_processor.js';
+import type { Registry } from '../registry.js';
 import { ResourceManager } from '../resources.js';
-import {
-  type Outcome,
-  type OutcomeTexts,
-  type Packet,
-  readGroup,
-  structureText,
-  writeOutcomes,
-} from './wire.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
+import { type Outcome, type OutcomeTexts, readGroup, structureText, writeOutcomes } from './wire.js';
 
-export interface WorkerSetup {
-  processors: ComponentConfig[];
-  logLevel: string;
-  baseDir?: string;
-}
-
-/** Main thread -> pipeline thread. */
-export type ToWorker = { kind: 'run'; id: number; packet: Packet } | { kind: 'crash' };
-
-/** Pipeline thread -> main thread. */
-export type FromWorker =
-  | { kind: 'ready' }
-  | { kind: 'failed'; error: string }
-  | { kind: 'done'; id: number; packet: Packet }
-  | { kind: 'error'; id: number; error: string };
-
-const port = parentPort!;
-const setup = workerData as WorkerSetup;
-const abort = new AbortController();
-
-async function build(): Promise<Processor[]> {
+async function build(registry: Registry, setup: WorkerSetup, abort: AbortController): Promise<Processor[]> {
   const logger = pino({ level: setup.logLevel }, pino.destination({ dest: 2, sync: true }));
   const builder = new ComponentBuilder({
     registry,
@@ -94,27 +68,31 @@ function contentOf(batch: Message[]): Array<string | null> {
   return out;
 }
 
-const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
-
-build().then(
-  (processors) => {
-    port.on('message', (msg: ToWorker) => {
-      if (msg.kind === 'crash') {
-        // For tests: an exception nothing catches, as a bug in a processor would throw.
-        setImmediate(() => {
-          throw new Error('pipeline thread crashed on purpose');
-        });
-        return;
-      }
-      const { id } = msg;
-      runAll(processors, readGroup(msg.packet))
-        .then(({ outcomes, texts }) => {
-          const { packet, transfer } = writeOutcomes(outcomes, texts);
-          post({ kind: 'done', id, packet }, transfer);
-        })
-        .catch((err: unknown) => post({ kind: 'error', id, error: asError(err).message }));
-    });
-    post({ kind: 'ready' });
-  },
-  (err: unknown) => post({ kind: 'failed', error: asError(err).message }),
-);
+/** Serves the main thread's groups on this thread, with processors built from `registry`. */
+export function serveThread(registry: Registry): void {
+  const port = parentPort!;
+  const setup = workerData as WorkerSetup;
+  const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+  build(registry, setup, new AbortController()).then(
+    (processors) => {
+      port.on('message', (msg: ToWorker) => {
+        if (msg.kind === 'crash') {
+          // For tests: an exception nothing catches, as a bug in a processor would throw.
+          setImmediate(() => {
+            throw new Error('pipeline thread crashed on purpose');
+          });
+          return;
+        }
+        const { id } = msg;
+        runAll(processors, readGroup(msg.packet))
+          .then(({ outcomes, texts }) => {
+            const { packet, transfer } = writeOutcomes(outcomes, texts);
+            post({ kind: 'done', id, packet }, transfer);
+          })
+          .catch((err: unknown) => post({ kind: 'error', id, error: asError(err).message }));
+      });
+      post({ kind: 'ready' });
+    },
+    (err: unknown) => post({ kind: 'failed', error: asError(err).message }),
+  );
+}
