@@ -9,10 +9,14 @@ import { type Machine, machine, machineLine, table, writeJson, writeReadme } fro
 import { rxRegexp } from './workloads/rx_regexp.js';
 import { w1Lines } from './workloads/w1_lines.js';
 import { w2Mapping } from './workloads/w2_mapping.js';
+import { w2tThreads } from './workloads/w2t_threads.js';
 import { w3Http } from './workloads/w3_http.js';
 import { w4Amqp, w4Redis } from './workloads/w4_brokers.js';
 import { w5FanOut } from './workloads/w5_fan_out.js';
 import { w6Streams } from './workloads/w6_streams.js';
+import { w7Batching } from './workloads/w7_batching.js';
+import { w8BatchedOutputs } from './workloads/w8_batched_outputs.js';
+import { w9Http, w10Protobuf, w11Avro } from './workloads/w9_components.js';
 
 const args = process.argv.slice(2);
 const flagValue = (flag: string) => {
@@ -43,11 +47,17 @@ const workDir = mkdtempSync(join(tmpdir(), 'nekton-bench-'));
 const workloads: Workload[] = [
   w1Lines(workDir),
   w2Mapping(workDir),
+  w2tThreads(workDir),
   w3Http(workDir),
   w4Redis(workDir),
   w4Amqp(workDir),
   w5FanOut(workDir),
   w6Streams(workDir),
+  w7Batching(workDir),
+  w8BatchedOutputs(workDir),
+  w9Http(workDir),
+  w10Protobuf(workDir),
+  w11Avro(workDir),
   rxRegexp(workDir),
 ];
 

@@ -1,5 +1,6 @@
 // The `nekton` command line: argv -> one of run (normal mode), streams, lint, test, list, blobl,
 // echo, create, docs.
+import { isMainThread, workerData } from 'node:worker_threads';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../engine/errors.js';
 import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
@@ -401,4 +402,8 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// A pipeline thread (engine/threads/pool.ts) starts from bin/nekton too, for its code cache: it runs
+// the processors, not the command line.
+if (!isMainThread && (workerData as { pipelineThread?: boolean } | null)?.pipelineThread)
+  void import('../service/pipeline_thread.js');
+else void main();

@@ -12,6 +12,8 @@ export interface PipelineConfig {
   /** -1 means one thread per CPU. */
   threads: number;
   processors: ComponentConfig[];
+  /** Whether the config sets `threads` itself (engine/stream.ts: only then are threads used). */
+  threadsWritten?: boolean;
 }
 
 export interface StreamConfig {
@@ -120,7 +122,10 @@ export function toStreamConfig(value: unknown, ctx: NormaliseContext): StreamCon
   return {
     input: section(root, 'input', ctx) as ComponentConfig,
     buffer: section(root, 'buffer', ctx) as ComponentConfig,
-    pipeline: section(root, 'pipeline', ctx) as PipelineConfig,
+    pipeline: {
+      ...(section(root, 'pipeline', ctx) as PipelineConfig),
+      threadsWritten: isPlainObject(root.pipeline) && root.pipeline.threads !== undefined,
+    },
     output: section(root, 'output', ctx) as ComponentConfig,
   };
 }

@@ -68,6 +68,11 @@ export class ComponentBuilder {
 
   constructor(private readonly env: EngineEnv) {}
 
+  /** The directory relative Bloblang imports resolve against (pipeline threads build with it too). */
+  get baseDir(): string | undefined {
+    return this.env.baseDir;
+  }
+
   /** Built on first use: most streams never read a config at run time. */
   private get schemaLookup(): SchemaProvider {
     this.schemas ??= schemaProvider(this.env.registry);

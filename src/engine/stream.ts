@@ -2,6 +2,7 @@
 // One running stream: input -> buffer -> pipeline threads -> output, its lifetime, readiness and
 // graceful stop. A transaction is acknowledged upstream only after every batch derived from it
 // was written; whatever is still in flight when the stop deadline passes is nacked.
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { Batch } from '../message/message.js';
 import { failedBatches, wholeFailure } from './batch_error.js';
@@ -17,16 +18,28 @@ import type {
 } from './component.js';
 import type { ComponentConfig } from './context.js';
 import { asError, errorMessage, STOPPED } from './errors.js';
+import { inheritResponseStore } from './inherit_response_store.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
 import { PauseGate } from './pause_gate.js';
+import { staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
+import type { Outcome } from './threads/wire.js';
 import { timerDelay } from './timer_delay.js';
 
 export interface StreamComponents {
   input: ComponentConfig;
   /** null (or a `none` buffer) reads the input directly. */
   buffer: ComponentConfig | null;
-  pipeline: { threads: number; processors: ComponentConfig[] };
+  pipeline: {
+    threads: number;
+    processors: ComponentConfig[];
+    /**
+     * Whether the config sets `threads` itself. Only then do the processors run on pipeline
+     * threads (see docs/notes/perf.md): the reference's default, -1, means every core, but
+     * threads reorder messages and cost a start-up, so a config must ask for them.
+     */
+    threadsWritten?: boolean;
+  };
   output: ComponentConfig;
 }
 
@@ -74,7 +87,19 @@ export class Stream {
     private readonly threads: number,
     private readonly logger: Logger,
     private readonly abort: AbortController,
+    /** The pipeline threads the processors run on, or null: on the main thread. */
+    private readonly pool: ThreadPool | null = null,
   ) {}
+
+  /** How many pipeline threads run the processors (0: they run on the main thread). */
+  get pipelineThreads(): number {
+    return this.pool?.size ?? 0;
+  }
+
+  /** For tests: makes one pipeline thread crash. */
+  crashPipelineThread(): void {
+    this.pool?.crashOne();
+  }
 
   /** Builds every component; on failure closes what was built and throws. */
   static async build(
@@ -97,9 +122,16 @@ export class Stream {
         const built = buffer;
         closers.push(() => built.close());
       }
+      const pool = await startPool(components.pipeline, builder, logger);
+      if (pool) closers.push(() => pool.close());
       const input = await builder.buildInput(components.input);
-      const threads = components.pipeline.threads > 0 ? components.pipeline.threads : 2;
-      return new Stream(input, buffer, processors, output, threads, logger, abort);
+      // On pipeline threads, two loops per thread keep each busy while the other's group crosses.
+      const threads = pool
+        ? pool.size * 2
+        : components.pipeline.threads > 0
+          ? components.pipeline.threads
+          : 2;
+      return new Stream(input, buffer, processors, output, threads, logger, abort, pool);
     } catch (err) {
       abort.abort(STOPPED);
       for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -256,7 +288,7 @@ export class Stream {
         continue;
       }
       const txn = next;
-      let batches = this.runPipeline(txn.batch);
+      let batches = this.pool ? this.runThreaded(txn.batch) : this.runPipeline(txn.batch);
       if (batches instanceof Promise) batches = await batches;
       if (batches instanceof Error) {
         await txn.ack(batches);
@@ -282,6 +314,7 @@ export class Stream {
    */
   private async runGroup(group: TransactionGroup): Promise<void> {
     if (this.processors.length === 0) return this.dispatchWhenFree(group, group.batches, group.batches);
+    if (this.pool) return this.runGroupThreaded(group);
     let live: Batch[] = [];
     let out: Batch[] = [];
     /** For each batch of `out`, the index in `live` of the batch it came from. */
@@ -316,6 +349,65 @@ export class Stream {
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
     return this.dispatchWhenFree(group, live, out, origins);
+  }
+
+  /** The whole group crosses to a pipeline thread in one message; what comes back is written as runGroup does. */
+  private async runGroupThreaded(group: TransactionGroup): Promise<void> {
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.pool!.run(group.batches);
+    } catch (err) {
+      // The thread crashed or was stopped: nacked, so the input delivers the group again.
+      const error = asError(err);
+      this.noteError(error);
+      group.ack(error, group.batches);
+      return;
+    }
+    const live: Batch[] = [];
+    const out: Batch[] = [];
+    const origins: number[] = [];
+    const filtered: Batch[] = [];
+    for (let i = 0; i < outcomes.length; i++) {
+      const made = this.adoptThreaded(group.batches[i]!, outcomes[i]!);
+      const batch = group.batches[i]!;
+      if (made instanceof Error) {
+        group.ack(made, [batch]);
+        continue;
+      }
+      if (made.length === 0) {
+        filtered.push(batch);
+        continue;
+      }
+      live.push(batch);
+      for (const b of made) {
+        out.push(b);
+        origins.push(live.length - 1);
+      }
+    }
+    if (filtered.length !== 0) group.ack(null, filtered);
+    if (live.length === 0) return;
+    return this.dispatchWhenFree(group, live, out, origins);
+  }
+
+  /** One batch through the pipeline threads (as runPipeline answers). */
+  private runThreaded(batch: Batch): Promise<Batch[] | Error> {
+    return this.pool!.run([batch]).then(
+      (outcomes) => this.adoptThreaded(batch, outcomes[0]!),
+      (err: unknown) => {
+        const error = asError(err);
+        this.noteError(error);
+        return error;
+      },
+    );
+  }
+
+  /** What a pipeline thread made of `from`: it answers to the same request (sync_response). */
+  private adoptThreaded(from: Batch, made: Outcome): Batch[] | Error {
+    if (made instanceof Error) return made;
+    if (from.length > 0 && from[0]!.responseSink !== null)
+      for (const b of made) inheritResponseStore(from, b);
+    this.noteFlagged(made);
+    return made;
   }
 
   /**
@@ -446,6 +538,7 @@ export class Stream {
   private async closeRest(): Promise<void> {
     await this.output.close().catch((e) => this.logger.warn(`closing output: ${errorMessage(e)}`));
     for (const p of this.processors) await p.close().catch(() => undefined);
+    await this.pool?.close().catch(() => undefined);
     await this.buffer?.close().catch(() => undefined);
   }
 
@@ -489,6 +582,38 @@ class PendingTxn {
     /** For each written batch, the index in `batches` it came from; null: the same batches. */
     readonly origins: readonly number[] | null = null,
   ) {}
+}
+
+/**
+ * Pipeline threads when the config asks for more than one and every processor can cross (see
+ * threads/pool.ts); otherwise null, with an info line saying why the processors stay here.
+ */
+async function startPool(
+  pipeline: StreamComponents['pipeline'],
+  builder: ComponentBuilder,
+  logger: Logger,
+): Promise<ThreadPool | null> {
+  if (pipeline.processors.length === 0) return null;
+  if (!pipeline.threadsWritten && pipeline.threads <= 1) return null;
+  const size = threadCount(pipeline.threads, availableParallelism());
+  if (size <= 1) return null;
+  const why = staysOnMain(pipeline.processors);
+  if (why) {
+    logger.info(`pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${why}`);
+    return null;
+  }
+  try {
+    return await ThreadPool.start(
+      { processors: pipeline.processors, logLevel: logger.level, baseDir: builder.baseDir },
+      size,
+      logger,
+    );
+  } catch (err) {
+    logger.info(
+      `pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${errorMessage(err)}`,
+    );
+    return null;
+  }
 }
 
 function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {

@@ -7,6 +7,23 @@ export type Metadata = Map<string, unknown>;
 const NOT_PARSED: unique symbol = Symbol('not parsed');
 // Buffer.from is faster than TextEncoder for the short strings messages mostly are (pooled memory).
 const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+/**
+ * A structured value still as the JSON.stringify text a pipeline thread sent it as
+ * (engine/threads/wire.ts): parsed on first use. Its bytes are not this text but what this
+ * process serialises from the value, as for any structured message.
+ */
+class StructureText {
+  constructor(
+    readonly chunk: Buffer,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  parse(): unknown {
+    return JSON.parse(this.chunk.toString('utf8', this.start, this.end));
+  }
+}
+
 /** Shared by every message created without metadata; copied on the first write (no Map per message). */
 const NO_METADATA: Metadata = new Map();
 
@@ -63,6 +80,21 @@ export class Message {
     return msg;
   }
 
+  /**
+   * A message whose content is a structured value sent by a pipeline thread as JSON text
+   * (chunk[start, end)); see StructureText.
+   */
+  static ofStructureText(chunk: Buffer, start: number, end: number): Message {
+    const msg = new Message(null);
+    msg.structure = new StructureText(chunk, start, end);
+    return msg;
+  }
+
+  /** The content is a structured value only: no bytes were made of it yet. */
+  get unserialised(): boolean {
+    return this.rawBytes === null && this.chunk === null && this.structure !== NOT_PARSED;
+  }
+
   bytes(): Uint8Array {
     if (this.rawBytes === null) {
       if (this.chunk !== null) {
@@ -70,6 +102,7 @@ export class Message {
         this.chunk = null;
         return this.rawBytes;
       }
+      if (this.structure instanceof StructureText) this.structure = this.structure.parse();
       const s = this.structure;
       this.rawBytes =
         s instanceof Uint8Array
@@ -100,12 +133,13 @@ export class Message {
   /** The content parsed as JSON (cached). Throws a SyntaxError when the bytes are not JSON. */
   structured(): unknown {
     if (this.structure === NOT_PARSED) this.structure = parseJson(this.text());
+    else if (this.structure instanceof StructureText) this.structure = this.structure.parse();
     return this.structure;
   }
 
   /** True when the parsed structure is already cached (no parse cost to read it). */
   hasStructure(): boolean {
-    return this.structure !== NOT_PARSED;
+    return this.structure !== NOT_PARSED && !(this.structure instanceof StructureText);
   }
 
   /** Replaces the content with a structured value; the caller must not mutate it afterwards. */

@@ -15,6 +15,8 @@ export interface AckRecord {
 export class FakeWorld {
   readonly acks: AckRecord[] = [];
   readonly written: string[] = [];
+  /** Written messages that carried an error flag (a processor failed on them), with its text. */
+  readonly flagged: Array<{ payload: string; error: string }> = [];
   readonly writeAttempts: string[][] = [];
   /** Decides per write attempt (1-based count) whether it fails. */
   failWrite: (attempt: number, batch: Batch) => boolean = () => false;
@@ -104,6 +106,8 @@ export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
           if (world.writeGate) await world.writeGate;
           if (world.failWrite(attempts, batch)) throw new Error(`write ${attempts} failed`);
           world.written.push(...payloads);
+          for (const m of batch)
+            if (m.error) world.flagged.push({ payload: m.text(), error: m.error.message });
         },
         close: async () => {
           world.closedOutputs++;
@@ -118,6 +122,8 @@ export function fakeSpecs(world: FakeWorld): ComponentSpec[] {
           if (world.writeGate) await world.writeGate;
           if (world.failWrite(attempts, batches.flat())) throw new Error(`write ${attempts} failed`);
           world.written.push(...payloads);
+          for (const b of batches)
+            for (const m of b) if (m.error) world.flagged.push({ payload: m.text(), error: m.error.message });
         };
       }
       const batching = config.batch_count

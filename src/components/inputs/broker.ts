@@ -47,6 +47,17 @@ output:
   build: async (config, ctx): Promise<Input> => {
     // Also here: members added over the dynamic API are built without lint.
     if (config.inputs.length === 0) throw new ConfigError(`${ctx.path}: ${NO_INPUTS}`);
+    // One input to merge: read it directly (a broker of one is how Benthos configs batch an
+    // input that has no batching of its own); merging would cost a queue and a promise a message.
+    if (config.inputs.length === 1 && Math.max(1, config.copies) === 1) {
+      const only = await ctx.buildInput(config.inputs[0]!);
+      if (!batchingEnabled(config.batching)) return only;
+      const policy = await ctx.buildBatchPolicy(config.batching).catch(async (err: unknown) => {
+        await only.close();
+        throw err;
+      });
+      return isNoopPolicy(policy) ? only : new BatchedInput(only, policy);
+    }
     const merged = new MergedInput({ endWhenEmpty: true });
     try {
       let n = 0;

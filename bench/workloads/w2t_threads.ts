@@ -1,0 +1,41 @@
+// W2t: W2 (a file of JSON lines -> the doc mapping -> `drop`) with `pipeline.threads: 2` against the
+// same stream with `threads: 1` (same run). Target on 2 cores: at least 1.6 times as fast. The
+// hand-written W2 loop is shown for scale.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeDocuments } from '../documents.js';
+import { type Measured, type Metrics, num, ratioRow, type Workload } from '../harness.js';
+import { timeCommand, timeNekton } from '../processes.js';
+import { batchedMappingConfig } from './w7_batching.js';
+
+export function w2tThreads(workDir: string, docs = 1_000_000): Workload {
+  const dataFile = join(workDir, 'w2t-docs.jsonl');
+  const figures = (seconds: number): Metrics => ({ rate: docs / seconds });
+  const format = (m: Metrics) => `${num(m.rate!)} msgs/s`;
+  const title = 'W2t mapping, threads 2';
+  const one = join(workDir, 'w2t-1.yaml');
+  const two = join(workDir, 'w2t-2.yaml');
+  return {
+    id: 'W2T',
+    title,
+    describes: `${num(docs)} JSON docs, W2 with pipeline.threads 2 (worker threads) against threads 1; msgs/s`,
+    async setup() {
+      await writeDocuments(dataFile, docs);
+      writeFileSync(one, batchedMappingConfig(dataFile, 0, 1));
+      writeFileSync(two, batchedMappingConfig(dataFile, 0, 2));
+    },
+    contenders: [
+      { name: 'nekton threads 2', run: async () => figures(await timeNekton(['-c', two])) },
+      { name: 'nekton threads 1', run: async () => figures(await timeNekton(['-c', one])) },
+      {
+        name: 'hand-written JS',
+        run: async () =>
+          figures(await timeCommand(process.execPath, ['bench/baselines/json_map.mjs', dataFile])),
+      },
+    ],
+    report: (m: Measured) => [
+      ratioRow(title, m, 'nekton threads 2', 'nekton threads 1', 'rate', format, 1.6),
+      ratioRow(title, m, 'nekton threads 2', 'hand-written JS', 'rate', format),
+    ],
+  };
+}

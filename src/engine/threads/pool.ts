@@ -1,0 +1,305 @@
+// `pipeline.threads` on worker threads: each thread builds the pipeline's processors from the same
+// configs, and groups of batches cross as transferred buffers (wire.ts), one message each way per
+// group. Inputs, outputs and acks stay on the main thread. A thread that crashes fails the groups
+// it held (the stream nacks them, so they are delivered again) and is started anew.
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { Batch } from '../../message/message.js';
+import type { ComponentConfig } from '../context.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
+import { type Outcome, readOutcomes, writeGroup } from './wire.js';
+
+/**
+ * Processors that may run on a pipeline thread: they need nothing but their config (no resource,
+ * connection, shared state or request of the main thread). Anything else, nested anywhere in the
+ * pipeline, keeps the whole pipeline on the main thread.
+ */
+const CROSSING = new Set([
+  'archive',
+  'avro',
+  'bloblang',
+  'bounds_check',
+  'branch',
+  'catch',
+  'compress',
+  'decompress',
+  'for_each',
+  'group_by_value',
+  'insert_part',
+  'log',
+  'mapping',
+  'msgpack',
+  'mutation',
+  'noop',
+  'parallel',
+  'protobuf',
+  'select_parts',
+  'sleep',
+  'split',
+  'switch',
+  'try',
+  'unarchive',
+  'while',
+  'xml',
+]);
+
+/** Why these processors cannot run on pipeline threads, or null when they can. */
+export function staysOnMain(processors: readonly ComponentConfig[]): string | null {
+  for (const cc of processors) {
+    const found = firstNotCrossing(cc);
+    if (found) return `processor ${found.type} at ${found.path} needs the main thread`;
+  }
+  return null;
+}
+
+function firstNotCrossing(cc: ComponentConfig): ComponentConfig | null {
+  if (!CROSSING.has(cc.type)) return cc;
+  for (const nested of nestedComponents(cc.config)) {
+    const found = firstNotCrossing(nested);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Component configs nested in a component's settings (a switch's cases, a branch's processors...). */
+function* nestedComponents(value: unknown): Generator<ComponentConfig> {
+  if (Array.isArray(value)) {
+    for (const v of value) yield* nestedComponents(v);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const o = value as Record<string, unknown>;
+  if (typeof o.type === 'string' && typeof o.path === 'string' && Array.isArray(o.processors)) {
+    yield o as unknown as ComponentConfig;
+    return;
+  }
+  for (const v of Object.values(o)) yield* nestedComponents(v);
+}
+
+/** One per core when the config says -1 or 0, as the reference reads it. */
+export function threadCount(configured: number, cores: number): number {
+  return configured > 0 ? configured : cores;
+}
+
+/**
+ * What a pipeline thread runs: from the bundled CLI, bin/nekton itself (its code cache makes a
+ * thread start in a fraction of the time the ~300 modules of dist/ take to load; src/cli/main.ts
+ * sees the thread and runs service/pipeline_thread.ts); else that module itself (tsc output, or tsx
+ * on src/).
+ */
+function workerEntry(): URL {
+  const bundled = import.meta.url.endsWith('/dist/bundle/nekton.cjs');
+  const candidates = bundled
+    ? ['../../bin/nekton', '../service/pipeline_thread.js']
+    : ['../../service/pipeline_thread.js', '../../service/pipeline_thread.ts'];
+  for (const rel of candidates) {
+    const url = new URL(rel, import.meta.url);
+    if (existsSync(url)) return url;
+  }
+  throw new Error('the pipeline thread script (service/pipeline_thread.js) is missing: run `npm run build`');
+}
+
+interface Waiting {
+  resolve(outcomes: Outcome[]): void;
+  reject(err: Error): void;
+}
+
+class Thread {
+  ready = false;
+  readonly inFlight = new Map<number, Waiting>();
+
+  constructor(readonly worker: Worker) {}
+}
+
+const MAX_RESTART_DELAY_MS = 5_000;
+/** Built at run time: scripts/bundle.mjs refuses the bundle if its text holds a dynamic import of a package it does not know. */
+const DYNAMIC_IMPORT = String.fromCharCode(105) + 'mport';
+
+export class ThreadPool {
+  private readonly threads = new Set<Thread>();
+  private readonly queued: Array<{ batches: readonly Batch[]; waiting: Waiting }> = [];
+  private nextId = 0;
+  private closing = false;
+  private crashesInARow = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly setup: WorkerSetup,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Starts `size` threads and waits until each built the processors; rejects (with every thread
+   * stopped) when one could not, e.g. a mapping that calls a plugin registered in this process.
+   */
+  static async start(setup: WorkerSetup, size: number, logger: Logger): Promise<ThreadPool> {
+    const pool = new ThreadPool(setup, logger);
+    const started: Promise<void>[] = [];
+    for (let i = 0; i < size; i++) started.push(pool.spawn());
+    try {
+      await Promise.all(started);
+    } catch (err) {
+      await pool.close();
+      throw err;
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.threads.size;
+  }
+
+  /** What the pipeline made of each batch (in the same order), on the least busy thread. */
+  run(batches: readonly Batch[]): Promise<Outcome[]> {
+    if (this.closing) return Promise.reject(new Error('the pipeline threads are stopped'));
+    return new Promise((resolve, reject) => {
+      const waiting = { resolve, reject };
+      const thread = this.leastBusy();
+      if (thread) this.send(thread, batches, waiting);
+      else this.queued.push({ batches, waiting });
+    });
+  }
+
+  /** For tests: makes one thread throw an exception nothing catches. */
+  crashOne(): void {
+    const thread = [...this.threads].find((t) => t.ready);
+    thread?.worker.postMessage({ kind: 'crash' } satisfies ToWorker);
+  }
+
+  /** Stops every thread; groups still on them fail (the stream nacks them). */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const stopped = new Error('the pipeline threads were stopped');
+    for (const q of this.queued.splice(0)) q.waiting.reject(stopped);
+    const threads = [...this.threads];
+    this.threads.clear();
+    for (const t of threads) this.failAll(t, stopped);
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+  }
+
+  private leastBusy(): Thread | undefined {
+    let best: Thread | undefined;
+    for (const t of this.threads) if (t.ready && (!best || t.inFlight.size < best.inFlight.size)) best = t;
+    return best;
+  }
+
+  private send(thread: Thread, batches: readonly Batch[], waiting: Waiting): void {
+    let encoded: ReturnType<typeof writeGroup>;
+    try {
+      encoded = writeGroup(batches);
+    } catch (err) {
+      waiting.reject(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    const id = this.nextId++;
+    thread.inFlight.set(id, waiting);
+    try {
+      thread.worker.postMessage(
+        { kind: 'run', id, packet: encoded.packet } satisfies ToWorker,
+        encoded.transfer,
+      );
+    } catch (err) {
+      thread.inFlight.delete(id);
+      waiting.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private spawn(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const entry = workerEntry();
+      const workerData = { ...this.setup, pipelineThread: true };
+      // Running from src/ (tests): the thread registers the TypeScript loader first.
+      const worker = entry.pathname.endsWith('.ts')
+        ? new Worker(
+            `const load = (m) => ${DYNAMIC_IMPORT}(m); load('tsx/esm/api').then((tsx) => { tsx.register(); return load(${JSON.stringify(entry.href)}); })`,
+            { eval: true, workerData },
+          )
+        : new Worker(entry, { workerData });
+      const thread = new Thread(worker);
+      this.threads.add(thread);
+      let settled = false;
+      worker.on('message', (msg: FromWorker) => {
+        switch (msg.kind) {
+          case 'ready':
+            thread.ready = true;
+            settled = true;
+            resolve();
+            this.drainQueue();
+            return;
+          case 'failed':
+            settled = true;
+            this.threads.delete(thread);
+            void worker.terminate();
+            reject(new Error(`a pipeline thread could not build the processors: ${msg.error}`));
+            return;
+          case 'done': {
+            const waiting = thread.inFlight.get(msg.id);
+            thread.inFlight.delete(msg.id);
+            this.crashesInARow = 0;
+            if (!waiting) return;
+            try {
+              waiting.resolve(readOutcomes(msg.packet));
+            } catch (err) {
+              waiting.reject(err instanceof Error ? err : new Error(String(err)));
+            }
+            return;
+          }
+          case 'error': {
+            const waiting = thread.inFlight.get(msg.id);
+            thread.inFlight.delete(msg.id);
+            waiting?.reject(new Error(msg.error));
+            return;
+          }
+        }
+      });
+      const lost = (why: string) => {
+        if (!this.threads.delete(thread)) return;
+        this.failAll(thread, new Error(`pipeline thread stopped: ${why}`));
+        if (!settled) {
+          settled = true;
+          reject(new Error(`a pipeline thread stopped while starting: ${why}`));
+          return;
+        }
+        if (this.closing) return;
+        this.logger.error(`pipeline thread stopped (${why}): its messages are nacked, starting a new one`);
+        this.restartLater();
+      };
+      worker.on('error', (err) => lost(err.message));
+      worker.on('exit', (code) => lost(`exit code ${code}`));
+    });
+  }
+
+  /** A new thread in place of one that crashed; crashes in a row wait longer each time. */
+  private restartLater(): void {
+    const delay =
+      this.crashesInARow === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 100 * 2 ** this.crashesInARow);
+    this.crashesInARow++;
+    const timer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.closing) return;
+      this.spawn().catch((err: unknown) => {
+        this.logger.error(
+          `restarting a pipeline thread: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        if (!this.closing) this.restartLater();
+      });
+    }, delay);
+    this.restartTimer = timer;
+  }
+
+  private drainQueue(): void {
+    while (this.queued.length > 0) {
+      const thread = this.leastBusy();
+      if (!thread) return;
+      const q = this.queued.shift()!;
+      this.send(thread, q.batches, q.waiting);
+    }
+  }
+
+  private failAll(thread: Thread, err: Error): void {
+    for (const w of thread.inFlight.values()) w.reject(err);
+    thread.inFlight.clear();
+  }
+}

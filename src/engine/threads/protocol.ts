@@ -1,0 +1,19 @@
+// What a pipeline thread and the main thread send each other (pool.ts, run_thread.ts).
+import type { ComponentConfig } from '../context.js';
+import type { Packet } from './wire.js';
+
+export interface WorkerSetup {
+  processors: ComponentConfig[];
+  logLevel: string;
+  baseDir?: string;
+}
+
+/** Main thread -> pipeline thread. */
+export type ToWorker = { kind: 'run'; id: number; packet: Packet } | { kind: 'crash' };
+
+/** Pipeline thread -> main thread. */
+export type FromWorker =
+  | { kind: 'ready' }
+  | { kind: 'failed'; error: string }
+  | { kind: 'done'; id: number; packet: Packet }
+  | { kind: 'error'; id: number; error: string };
