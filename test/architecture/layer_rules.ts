@@ -9,6 +9,7 @@ import type { ImportEdge } from './import_graph.js';
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ['base', 'message', 'regexp', 'types'],
+  ['formats'],
   ['bloblang'],
   ['config', 'engine'],
   ['listener'],

@@ -1,6 +1,6 @@
 // parse_parquet (the reference's parquet plugin method): the rows of a Parquet file as an array
 // of objects, read synchronously (the reader and its packages load on first use).
-import { readParquetRowsSync } from '../../components/processors/parquet_read_sync.js';
+import { readParquetRowsSync } from '../../formats/parquet/read_sync.js';
 import type { Value } from '../library.js';
 import { fail, method, p, targetBytes } from './support.js';
 

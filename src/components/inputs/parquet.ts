@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { defineComponent, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
+import { loadParquetReader, parquetRowBatches } from '../../formats/parquet/read.js';
 import { Message } from '../../message/message.js';
-import { loadParquetReader, parquetRowBatches } from '../processors/parquet_read.js';
 import { expandPaths } from './file.js';
 
 class ParquetReader implements InputReader {

@@ -2,7 +2,7 @@
 import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
-import { loadParquetReader, readParquetRows } from './parquet_read.js';
+import { loadParquetReader, readParquetRows } from '../../formats/parquet/read.js';
 
 export const spec = defineComponent({
   name: 'parquet_decode',

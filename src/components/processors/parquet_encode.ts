@@ -3,8 +3,8 @@
 import { defineComponent, field, type RawConfigOf } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
+import { CODECS, type CodecName, compressors } from '../../formats/parquet/codecs.js';
 import type { Batch, Message } from '../../message/message.js';
-import { CODECS, type CodecName, compressors } from './parquet_codecs.js';
 import { columnsFromCommonSchema } from './parquet_common_schema.js';
 import {
   COLUMN_TYPES,

@@ -3,7 +3,7 @@
 // the reference gives them: timestamps as timestamps (nanosecond precision), UUIDs as strings,
 // UTF8 columns as strings, other byte arrays as bytes, 64-bit integers as numbers when they fit.
 import { Timestamp } from '../../message/value.js';
-import { type Decompress, decompressors } from './parquet_codecs.js';
+import { type Decompress, decompressors } from './codecs.js';
 
 type Hyparquet = typeof import('hyparquet');
 let hyparquet: Hyparquet | undefined;

@@ -4,8 +4,8 @@
 // (require of ES modules works on Node 20.19+).
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
-import type { Decompress } from './parquet_codecs.js';
-import { normaliseParquetValue, parquetParsers } from './parquet_read.js';
+import type { Decompress } from './codecs.js';
+import { normaliseParquetValue, parquetParsers } from './read.js';
 
 const require = createRequire(import.meta.url);
 
