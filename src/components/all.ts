@@ -25,6 +25,7 @@ export { spec as input_kafka_franz } from './inputs/kafka_franz.js';
 export { spec as input_mqtt } from './inputs/mqtt.js';
 export { spec as input_nats } from './inputs/nats.js';
 export { spec as input_nats_jetstream } from './inputs/nats_jetstream.js';
+export { spec as input_read_until } from './inputs/read_until.js';
 export { spec as input_redis_list } from './inputs/redis_list.js';
 export { spec as input_redis_pubsub } from './inputs/redis_pubsub.js';
 export { spec as input_redis_streams } from './inputs/redis_streams.js';
