@@ -9,6 +9,10 @@ import { errorMessage } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { type Pattern, patternProblem } from '../../regexp/index.js';
 
+/** An optional list as given (absent: empty). */
+const present = (list: readonly (string | undefined)[] | undefined): string[] =>
+  (list ?? []).filter((item): item is string => item !== undefined);
+
 const INEFFECTIVE = "field 'error_patterns' is ineffective when 'error' is set to `true`";
 
 export interface DropOnOptions {
@@ -155,7 +159,7 @@ output:
   ],
   lint: (config) => {
     const problems: string[] = [];
-    const patterns = config.error_patterns ?? [];
+    const patterns = present(config.error_patterns);
     if (patterns.length > 0 && config.error) problems.push(INEFFECTIVE);
     patterns.forEach((p, i) => {
       const problem = patternProblem(p);
@@ -164,7 +168,7 @@ output:
     return problems;
   },
   build: async (config, ctx): Promise<Output> => {
-    const patterns = compileConfigPatterns(config.error_patterns ?? [], 'drop_on: error_patterns');
+    const patterns = compileConfigPatterns(present(config.error_patterns), 'drop_on: error_patterns');
     const inner = await ctx.buildOutput(config.output);
     return new DropOnOutput(inner, {
       onError: config.error,

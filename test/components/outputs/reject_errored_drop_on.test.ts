@@ -57,7 +57,7 @@ async function dropOnWith(config: Record<string, unknown>, child: ScriptedOutput
       back_pressure: undefined,
       output: childConfig('child'),
       ...config,
-    } as Parameters<typeof dropOn.build>[0],
+    } as unknown as Parameters<typeof dropOn.build>[0],
     built,
   );
 }
