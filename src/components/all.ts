@@ -15,6 +15,7 @@ export { spec as cache_ttlru } from './caches/ttlru.js';
 export { spec as input_amqp_0_9 } from './inputs/amqp_0_9.js';
 export { spec as input_batched } from './inputs/batched.js';
 export { spec as input_broker } from './inputs/broker.js';
+export { spec as input_csv } from './inputs/csv.js';
 export { spec as input_dynamic } from './inputs/dynamic.js';
 export { spec as input_file } from './inputs/file.js';
 export { spec as input_generate } from './inputs/generate.js';
