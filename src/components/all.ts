@@ -39,6 +39,7 @@ export { spec as input_socket_server } from './inputs/socket_server.js';
 export { spec as input_sql_raw } from './inputs/sql_raw.js';
 export { spec as input_sql_select } from './inputs/sql_select.js';
 export { spec as input_stdin } from './inputs/stdin.js';
+export { spec as input_websocket } from './inputs/websocket.js';
 export { spec as output_amqp_0_9 } from './outputs/amqp_0_9.js';
 export { spec as output_broker } from './outputs/broker.js';
 export { spec as output_cache } from './outputs/cache.js';
