@@ -7,6 +7,7 @@ import { BatchError } from '../../../src/engine/batch_error.js';
 import type { ConnectionStatus, Output } from '../../../src/engine/component.js';
 import { type Batch, Message } from '../../../src/message/message.js';
 import { waitFor } from '../../helpers/kit.js';
+import { lintYaml } from '../inputs/io_support.js';
 import { childConfig, contextWith, ScriptedOutput } from './scripted_output.js';
 
 function erroredMessage(text: string, reason: string): Message {
@@ -159,5 +160,16 @@ describe('drop_on output', () => {
     const out = await dropOnWith({ back_pressure: '10ms' }, child);
     await assert.rejects(out.write([new Message('a')]), /back pressure/);
     child.releaseAll();
+  });
+
+  it('lints error_patterns beside error: true, and a pattern that does not compile', () => {
+    const lint = (body: string) =>
+      lintYaml(`input:\n  stdin: {}\noutput:\n  drop_on:\n${body}    output:\n      drop: {}\n`);
+    assert.deepEqual(lint("    error: true\n    error_patterns: [ 'refused' ]\n"), [
+      "field 'error_patterns' is ineffective when 'error' is set to `true`",
+    ]);
+    const bad = lint("    error_patterns: [ 'a(b' ]\n");
+    assert.equal(bad.length, 1);
+    assert.match(bad[0]!, /^error pattern 0 failed to compile/);
   });
 });
