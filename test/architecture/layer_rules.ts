@@ -14,7 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['listener'],
   ['components'],
   ['metrics'],
-  ['http', 'playground'],
+  ['http', 'playground', 'console'],
   ['service'],
   ['plugins'],
   ['templates', 'api'],
