@@ -28,6 +28,7 @@ export const CONSOLE_PAGE = `<!doctype html>
   <div class="charts">
     <div class="panel chart"><h2>Messages in per second</h2><svg id="chart-received" viewBox="0 0 300 100" preserveAspectRatio="none"></svg><div class="legend" id="legend-received"></div></div>
     <div class="panel chart"><h2>Errors per second</h2><svg id="chart-errors" viewBox="0 0 300 100" preserveAspectRatio="none"></svg><div class="legend" id="legend-errors"></div></div>
+    <div class="panel chart"><h2>Output latency, p99 (ms)</h2><svg id="chart-latency" viewBox="0 0 300 100" preserveAspectRatio="none"></svg><div class="legend" id="legend-latency"></div></div>
   </div>
   <div class="panel">
     <div class="row"><h2 style="margin:0">Streams</h2><button id="new-stream" class="primary">New stream</button></div>

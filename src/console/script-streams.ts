@@ -11,14 +11,17 @@ export const SCRIPT_STREAMS = String.raw`
   function parseMetrics(text) {
     var totals = {};
     text.split('\n').forEach(function (line) {
-      var match = /^(input_received|output_error|processor_error)\{([^}]*)\}\s+(\S+)/.exec(line);
+      var match = /^(input_received|output_error|processor_error|output_latency_ns)\{([^}]*)\}\s+(\S+)/.exec(line);
       if (!match) return;
       var stream = /(?:^|,)stream="((?:[^"\\]|\\.)*)"/.exec(match[2]);
       if (!stream) return;
       var id = stream[1].replace(/\\(.)/g, '$1');
-      var entry = totals[id] || (totals[id] = { received: 0, errors: 0 });
+      var entry = totals[id] || (totals[id] = { received: 0, errors: 0, latency: 0 });
       var value = Number(match[3]) || 0;
-      if (match[1] === 'input_received') entry.received += value;
+      if (match[1] === 'output_latency_ns') {
+        // The slowest output's p99 over the exporter's window, in milliseconds.
+        if (/quantile="0\.99"/.test(match[2])) entry.latency = Math.max(entry.latency, value / 1e6);
+      } else if (match[1] === 'input_received') entry.received += value;
       else entry.errors += value;
     });
     return totals;
@@ -31,17 +34,18 @@ export const SCRIPT_STREAMS = String.raw`
       var seconds = previous ? (now - previous.at) / 1000 : 0;
       out[id] = before && seconds > 0 ? {
         received: Math.max(0, (totals[id].received - before.received) / seconds),
-        errors: Math.max(0, (totals[id].errors - before.errors) / seconds)
-      } : { received: 0, errors: 0 };
+        errors: Math.max(0, (totals[id].errors - before.errors) / seconds),
+        latency: totals[id].latency
+      } : { received: 0, errors: 0, latency: totals[id].latency };
     });
     previous = { at: now, totals: totals };
     return out;
   }
 
   function record(id, rate) {
-    var h = history[id] || (history[id] = { received: [], errors: [] });
-    h.received.push(rate.received); h.errors.push(rate.errors);
-    if (h.received.length > HISTORY) { h.received.shift(); h.errors.shift(); }
+    var h = history[id] || (history[id] = { received: [], errors: [], latency: [] });
+    h.received.push(rate.received); h.errors.push(rate.errors); h.latency.push(rate.latency || 0);
+    if (h.received.length > HISTORY) { h.received.shift(); h.errors.shift(); h.latency.shift(); }
   }
 
   function polyline(values, max, color, width, height) {
@@ -59,7 +63,7 @@ export const SCRIPT_STREAMS = String.raw`
     return line;
   }
 
-  function drawChart(svgId, legendId, ids, key) {
+  function drawChart(svgId, legendId, ids, key, unit) {
     var svg = byId(svgId);
     clear(svg);
     var max = 1;
@@ -68,10 +72,10 @@ export const SCRIPT_STREAMS = String.raw`
       var values = history[id] ? history[id][key] : [];
       svg.appendChild(polyline(values, max, COLORS[i % COLORS.length], 300, 100));
       var latest = values.length ? values[values.length - 1] : 0;
-      return id + ' ' + latest.toFixed(1) + '/s';
+      return id + ' ' + latest.toFixed(1) + unit;
     });
     svg.setAttribute('data-max', String(max));
-    byId(legendId).textContent = ids.length ? legend.join('   ') + '   (scale 0–' + max.toFixed(1) + '/s)' : '';
+    byId(legendId).textContent = ids.length ? legend.join('   ') + '   (scale 0–' + max.toFixed(1) + unit + ')' : '';
   }
 
   function sparkline(values, color) {
@@ -147,7 +151,7 @@ export const SCRIPT_STREAMS = String.raw`
       var ids = Object.keys(list).sort();
       knownStreams = list;
       var current = rates(both[1].ok ? parseMetrics(both[1].text) : {}, Date.now());
-      ids.forEach(function (id) { record(id, current[id] || { received: 0, errors: 0 }); });
+      ids.forEach(function (id) { record(id, current[id] || { received: 0, errors: 0, latency: 0 }); });
       return Promise.all(ids.map(function (id) {
         return getJson('streams/' + encodeSegment(id)).catch(function () { return null; });
       })).then(function (details) {
@@ -157,8 +161,9 @@ export const SCRIPT_STREAMS = String.raw`
           body.appendChild(row(id, list[id], details[i], current[id] || { received: 0, errors: 0 }, i));
         });
         byId('streams-empty').hidden = ids.length > 0;
-        drawChart('chart-received', 'legend-received', ids, 'received');
-        drawChart('chart-errors', 'legend-errors', ids, 'errors');
+        drawChart('chart-received', 'legend-received', ids, 'received', '/s');
+        drawChart('chart-errors', 'legend-errors', ids, 'errors', '/s');
+        drawChart('chart-latency', 'legend-latency', ids, 'latency', ' ms');
       });
     }).catch(function (err) {
       flash('cannot read the streams: ' + err.message);

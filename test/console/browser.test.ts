@@ -76,6 +76,7 @@ describe('web console in a browser', () => {
     const points = await page.getAttribute('#chart-received polyline', 'points');
     assert.ok(points && points.split(' ').length >= 2, `chart points: ${points}`);
     assert.match((await page.textContent('#legend-received')) ?? '', /busy \d+\.\d\/s/);
+    await waitText(page, '#legend-latency', /busy \d+\.\d ms/);
     assert.equal(await page.locator('tr[data-stream="fanned"]').count(), 1);
   });
 
