@@ -38,7 +38,7 @@ const PAGE_ROUTE: RouteDeclaration = {
   },
 };
 
-const EXECUTE_ROUTE: RouteDeclaration = {
+export const EXECUTE_ROUTE: RouteDeclaration = {
   path: '/execute',
   description: 'Runs a mapping against an input document.',
   tag: 'bloblang',
@@ -108,7 +108,8 @@ function servePage(req: IncomingMessage, res: ServerResponse, page: string): voi
   res.end(req.method === 'HEAD' ? undefined : page);
 }
 
-async function handleExecute(
+/** The mapping runner; the streams-mode console serves it at `/ui/execute` too. */
+export async function handleExecute(
   req: IncomingMessage,
   res: ServerResponse,
   files?: PlaygroundFiles,

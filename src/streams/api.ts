@@ -19,6 +19,7 @@ import {
   STREAMS_ROUTE,
 } from './api_routes.js';
 import { streamHandler, streamStatsHandler, streamsHandler } from './api_streams.js';
+import { registerConsole } from './console_routes.js';
 
 export interface EndpointRegistry {
   register(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void;
@@ -40,4 +41,5 @@ export function registerStreamsApi(
   registerDeclared(register, RESOURCES_ROUTE, resourcesHandler(ctx));
   registerDeclared(register, RESOURCES_OF_TYPE_ROUTE, resourcesOfTypeHandler(ctx));
   registerDeclared(register, RESOURCE_ROUTE, resourceHandler(ctx));
+  registerConsole(register, ctx);
 }

@@ -16,7 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['components'],
   ['metrics'],
   ['tracing'],
-  ['http', 'playground'],
+  ['http', 'playground', 'console'],
   ['service'],
   ['plugins'],
   ['templates', 'api'],
