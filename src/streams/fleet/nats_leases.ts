@@ -25,6 +25,9 @@ export class NatsLeases implements LeaseStore {
   private nc: NatsConnection | undefined;
   private kv: KV | undefined;
   private readonly listeners: Array<() => void> = [];
+  /** Lease key → the revision this node last wrote. */
+  private readonly mine = new Map<string, number>();
+  private joined = false;
 
   constructor(private readonly url: string) {
     this.name = redactUrl(url);
@@ -54,19 +57,22 @@ export class NatsLeases implements LeaseStore {
     const kv = this.bucket();
     const expires = Date.now() + ttlMs;
     const nodeKey = `node.${encodeId(node.id)}`;
-    const before = await kv.get(nodeKey);
+    const wasThere = this.joined;
     await kv.put(nodeKey, JSON.stringify({ node: node.id, address: node.address, expires }));
+    this.joined = true;
+    // Only the leases this node took, at the revision it wrote: no listing on the renewal path.
     const held = new Set<string>();
-    for (const [key, entry] of await this.read('lease.')) {
-      if (entry.value.node !== node.id || entry.value.expires <= Date.now()) continue;
-      try {
-        await kv.update(key, JSON.stringify({ node: node.id, expires }), entry.revision);
-        held.add(decodeId(key.slice('lease.'.length)));
-      } catch {
-        // Someone changed it since the read: not ours any more.
-      }
-    }
-    if (before?.operation !== 'PUT') this.listeners.forEach((l) => l());
+    await Promise.all(
+      [...this.mine].map(async ([key, revision]) => {
+        try {
+          this.mine.set(key, await kv.update(key, JSON.stringify({ node: node.id, expires }), revision));
+          held.add(decodeId(key.slice('lease.'.length)));
+        } catch {
+          this.mine.delete(key); // someone changed it since: not ours any more
+        }
+      }),
+    );
+    if (!wasThere) for (const listener of this.listeners) listener();
     return held;
   }
 
@@ -92,14 +98,15 @@ export class NatsLeases implements LeaseStore {
     const value = JSON.stringify({ node: nodeId, expires: Date.now() + ttlMs });
     try {
       const current = await kv.get(key);
+      let revision: number;
       if (current?.operation !== 'PUT') {
-        if (current) await kv.update(key, value, current.revision);
-        else await kv.create(key, value);
-        return true;
+        revision = current ? await kv.update(key, value, current.revision) : await kv.create(key, value);
+      } else {
+        const held = current.json<LeaseRecord>();
+        if (held.node !== nodeId && held.expires > Date.now()) return false;
+        revision = await kv.update(key, value, current.revision);
       }
-      const held = current.json<LeaseRecord>();
-      if (held.node !== nodeId && held.expires > Date.now()) return false;
-      await kv.update(key, value, current.revision);
+      this.mine.set(key, revision);
       return true;
     } catch {
       return false; // another node won the compare-and-set
@@ -109,6 +116,7 @@ export class NatsLeases implements LeaseStore {
   async release(streamId: string, nodeId: string): Promise<void> {
     const kv = this.bucket();
     const key = `lease.${encodeId(streamId)}`;
+    this.mine.delete(key);
     const current = await kv.get(key);
     if (current?.operation !== 'PUT' || current.json<LeaseRecord>().node !== nodeId) return;
     await kv.delete(key, { previousSeq: current.revision }).catch(() => undefined);

@@ -54,6 +54,7 @@ export class PostgresLeases implements LeaseStore {
     this.pool.on('error', () => undefined);
     // Nodes starting together would race CREATE TABLE IF NOT EXISTS (a duplicate-type error).
     const client = await this.pool.connect();
+    client.on('error', () => undefined);
     try {
       await client.query('BEGIN');
       await client.query("SELECT pg_advisory_xact_lock(hashtext('nekton_fleet'))");
@@ -70,6 +71,9 @@ export class PostgresLeases implements LeaseStore {
 
   async heartbeat(node: FleetNode, ttlMs: number): Promise<Set<string>> {
     const client = await this.db().connect();
+    // A checked-out client whose server goes away emits 'error': without a listener that is fatal.
+    const ignore = () => undefined;
+    client.on('error', ignore);
     try {
       await client.query('BEGIN');
       const { rows: joined } = await client.query(HEARTBEAT_NODE, [node.id, node.address, ttlMs]);
@@ -82,6 +86,7 @@ export class PostgresLeases implements LeaseStore {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
+      client.off('error', ignore);
       client.release();
     }
   }
@@ -140,19 +145,26 @@ export class PostgresLeases implements LeaseStore {
   /** The push channel; when it drops, ticks still converge (it only makes reactions faster). */
   private async listen(pg: typeof PgModule): Promise<void> {
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: TIMEOUT_MS });
-    const retry = () => {
-      if (this.listener !== client) return;
-      this.listener = undefined;
+    let gone = false;
+    const lost = () => {
+      if (gone) return;
+      gone = true;
+      if (this.listener === client) this.listener = undefined;
       client.end().catch(() => undefined);
-      if (!this.closed) setTimeout(() => this.listen(pg).catch(retry), 1_000).unref();
+      if (!this.closed) setTimeout(() => this.listen(pg).catch(() => undefined), 1_000).unref();
     };
-    client.on('error', retry);
-    client.on('end', retry);
+    client.on('error', lost);
+    client.on('end', lost);
     client.on('notification', () => {
       for (const listener of this.listeners) listener();
     });
     this.listener = client;
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      lost();
+      throw err;
+    }
   }
 }

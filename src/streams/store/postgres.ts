@@ -83,6 +83,7 @@ export class PostgresStore implements StreamStore {
   /** Processes starting together (a fleet) would race CREATE TABLE IF NOT EXISTS: one at a time. */
   private async createTable(pool: PgModule.Pool): Promise<void> {
     const client = await pool.connect();
+    client.on('error', () => undefined);
     try {
       await client.query('BEGIN');
       await client.query(`SELECT pg_advisory_xact_lock(hashtext('${TABLE}'))`);
