@@ -247,7 +247,9 @@ export class FleetCoordinator implements FleetView {
     for (const id of [...this.running]) {
       if (!held.has(id) && !this.busy.has(id)) await this.unload(id, 'its lease expired');
     }
+    logger.debug(`fleet tick: renewed ${held.size} leases in ${Math.round(performance.now() - began)} ms`);
     const { nodes, owners } = await this.refresh();
+    logger.debug(`fleet tick: ${nodes.length} nodes, ${owners.size} leases`);
     let handOver = Math.max(1, Math.ceil(this.running.size / 4));
     for (const [id, value] of this.desired) {
       if (this.busy.has(id) || this.stopped) continue;

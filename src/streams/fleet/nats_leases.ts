@@ -48,8 +48,19 @@ export class NatsLeases implements LeaseStore {
     const js = lib.jetstream.jetstream(this.nc, { timeout: TIMEOUT_MS });
     this.kv = await new lib.kv.Kvm(js).create(`${bucket}_fleet`, { history: 1 });
     const watch = await this.kv.watch({ include: lib.kv.KvWatchInclude.UpdatesOnly });
+    // Renewals are writes too: only a lease given up, a node leaving or a node seen for the first
+    // time is news (reacting to every renewal would tick each node on every other node's heartbeat).
+    const seenNodes = new Set<string>();
     void (async () => {
-      for await (const _entry of watch) for (const listener of this.listeners) listener();
+      for await (const entry of watch) {
+        const news =
+          entry.operation !== 'PUT' || (entry.key.startsWith('node.') && !seenNodes.has(entry.key));
+        if (entry.key.startsWith('node.')) {
+          if (entry.operation === 'PUT') seenNodes.add(entry.key);
+          else seenNodes.delete(entry.key);
+        }
+        if (news) for (const listener of this.listeners) listener();
+      }
     })().catch(() => undefined);
   }
 
