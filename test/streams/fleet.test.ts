@@ -298,7 +298,15 @@ describe('streams fleet on PostgreSQL', () => {
     assert.match(readyA.body, /unreachable/);
 
     await proxy.resume();
-    await waitFor(async () => (await call(na.port, 'GET', '/ready')).status === 200, { timeoutMs: 15_000 });
+    let lastReady = '';
+    await waitFor(
+      async () => {
+        const reply = await call(na.port, 'GET', '/ready');
+        lastReady = reply.body;
+        return reply.status === 200;
+      },
+      { timeoutMs: 15_000, message: () => `A's /ready stayed ${lastReady}\n${na.child.output()}` },
+    );
     assert.ok(!(id in (await localStreams(na))), 'A did not take the stream back while B holds it');
     await Promise.all([stopNode(na), stopNode(nb)]);
     nodes.length = 0;
