@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
-import { after, before, describe, it, type TestContext } from 'node:test';
+import { after, describe, it, type TestContext } from 'node:test';
 import amqplib from 'amqplib';
 import { preferredNode } from '../../src/streams/fleet/rendezvous.js';
 import { startNekton, tempDir } from '../helpers/cli.js';
@@ -22,7 +22,9 @@ import {
 
 const LEASE = '3s';
 const DB = `nekton_fleet_${process.pid}`;
-const dsn = (port = 5432) => `postgres://postgres@127.0.0.1:${port}/${DB}?sslmode=disable`;
+/** Each test gets its own database (`${DB}_<n>`): streams stored by one test must not run in the next. */
+let database = DB;
+const dsn = (port = 5432) => `postgres://postgres@127.0.0.1:${port}/${database}?sslmode=disable`;
 const GENERATE = 'input:\n  generate:\n    interval: 200ms\n    mapping: root = 1\noutput:\n  drop: {}\n';
 
 interface Node {
@@ -134,30 +136,27 @@ function idsFor(node: string, nodes: string[], prefix: string, count: number): s
 
 describe('streams fleet on PostgreSQL', () => {
   const nodes: Node[] = [];
-  let ready = false;
 
-  before(async () => {
-    const pool = postgresPool();
-    try {
-      await pool.query(`DROP DATABASE IF EXISTS ${DB}`);
-      await pool.query(`CREATE DATABASE ${DB}`);
-      ready = true;
-    } catch {
-      ready = false; // the tests below report the service through requireService
-    } finally {
-      await pool.end();
-    }
-  });
+  const created: string[] = [];
   after(async () => {
     await Promise.all(nodes.map(stopNode));
     const pool = postgresPool();
-    await pool.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`).catch(() => undefined);
+    for (const name of created)
+      await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
     await pool.end();
   });
 
   async function up(t: TestContext): Promise<boolean> {
     if (!(await requireService(t, 'postgres'))) return false;
-    assert.ok(ready, `could not create database ${DB}`);
+    database = `${DB}_${created.length}`;
+    created.push(database);
+    const pool = postgresPool();
+    try {
+      await pool.query(`DROP DATABASE IF EXISTS ${database}`);
+      await pool.query(`CREATE DATABASE ${database}`);
+    } finally {
+      await pool.end();
+    }
     return true;
   }
 

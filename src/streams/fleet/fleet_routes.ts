@@ -22,7 +22,19 @@ export function fleetStreamRoute(
 ): EndpointHandler {
   return async (req, res, params) => {
     const id = params.id ?? '';
-    if (isForwarded(req) || ctx.manager.has(id)) return local(req, res, params);
+    const isCreate = item && req.method === 'POST';
+    // A create runs only under its lease, whichever node the request came through.
+    const createHere = async () => {
+      if (!(await fleet.claim(id)))
+        return sendError(res, 409, `Error: stream ${id} was just created on another node`);
+      try {
+        return await local(req, res, params);
+      } finally {
+        fleet.settle(id);
+      }
+    };
+    if (ctx.manager.has(id)) return local(req, res, params);
+    if (isForwarded(req)) return isCreate && !fleet.isStored(id) ? createHere() : local(req, res, params);
     let view: { nodes: FleetNode[]; owners: Map<string, string> };
     try {
       view = await fleet.refresh();
@@ -39,17 +51,10 @@ export function fleetStreamRoute(
       if (node) return forwardRequest(req, res, fleet.node.id, node);
       return sendError(res, 503, `Error: stream ${id} runs on node ${owner}, which is not reachable`);
     }
-    const isCreate = req.method === 'POST' && item;
     if (isCreate && owner === undefined && !fleet.isStored(id)) {
       const target = fleet.preferred(id, view.nodes);
       if (target.id !== fleet.node.id) return forwardRequest(req, res, fleet.node.id, target);
-      if (!(await fleet.claim(id)))
-        return sendError(res, 409, `Error: stream ${id} was just created on another node`);
-      try {
-        return await local(req, res, params);
-      } finally {
-        fleet.settle(id);
-      }
+      return createHere();
     }
     // Stored but running nowhere (it did not start, or its node just died): a DELETE removes it.
     if (req.method === 'DELETE' && item && fleet.isStored(id) && owner === undefined) {
