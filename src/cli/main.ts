@@ -300,6 +300,10 @@ export function buildProgram(): Command {
       '--store <url>',
       'keep API-made streams and resources across restarts: file:DIR, postgres://..., nats://HOST:PORT/BUCKET',
     )
+    .option('--cluster', 'run as one node of a fleet sharing the --store (postgres:// or nats://)')
+    .option('--node-id <id>', "this node's name in the fleet (default: host name and HTTP port)")
+    .option('--advertise-address <host:port>', 'where other fleet nodes reach this one (default: the HTTP address)')
+    .option('--lease-ttl <duration>', "a stream's lease time in a fleet: fail-over happens within it (default 10s)")
     .option(
       '--max-body-size <bytes>',
       'largest request body the API accepts (larger is 413); suffixes KiB, MiB',
@@ -324,6 +328,12 @@ export function buildProgram(): Command {
         logLevel: global.logLevel,
         templates: global.templates,
         store: opts.store as string | undefined,
+        cluster: {
+          enabled: opts.cluster === true ? true : undefined,
+          nodeId: opts.nodeId as string | undefined,
+          advertiseAddress: opts.advertiseAddress as string | undefined,
+          leaseTtl: opts.leaseTtl as string | undefined,
+        },
       });
     });
 

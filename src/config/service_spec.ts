@@ -46,6 +46,40 @@ export const STREAMS_MODE_FIELD: FieldSpec = {
       optional: true,
       examples: ['file:/var/lib/nekton/streams', 'nats://127.0.0.1:4222/nekton_streams'],
     },
+    {
+      name: 'cluster',
+      type: 'object',
+      kind: 'scalar',
+      description:
+        'Run as one node of a fleet sharing the `store` (PostgreSQL or NATS): each stream runs on one node at a time, held by a lease. The `--cluster`, `--node-id`, `--advertise-address` and `--lease-ttl` flags override these.',
+      optional: true,
+      children: [
+        { name: 'enabled', type: 'bool', kind: 'scalar', description: 'Join the fleet.', default: false },
+        {
+          name: 'node_id',
+          type: 'string',
+          kind: 'scalar',
+          description: 'This node\'s name in the fleet; defaults to the host name and the HTTP port.',
+          default: '',
+        },
+        {
+          name: 'advertise_address',
+          type: 'string',
+          kind: 'scalar',
+          description:
+            'The `host:port` other nodes forward requests to; defaults to the HTTP address (with the host name when it listens on all interfaces).',
+          default: '',
+        },
+        {
+          name: 'lease_ttl',
+          type: 'string',
+          kind: 'scalar',
+          description:
+            'How long a stream\'s lease lasts without renewal: after a node dies its streams start elsewhere within this time. Renewed every quarter of it.',
+          default: '10s',
+        },
+      ],
+    },
   ],
 };
 

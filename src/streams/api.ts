@@ -20,6 +20,8 @@ import {
 } from './api_routes.js';
 import { streamHandler, streamStatsHandler, streamsHandler } from './api_streams.js';
 import { registerConsole } from './console_routes.js';
+import type { FleetCoordinator } from './fleet/coordinator.js';
+import { fleetReadyRoute, fleetStreamRoute, fleetStreamsRoute } from './fleet/fleet_routes.js';
 
 export interface EndpointRegistry {
   register(path: string, description: string, handler: EndpointHandler, doc?: RouteDoc): void;
@@ -28,16 +30,22 @@ export interface EndpointRegistry {
 export function registerStreamsApi(
   server: EndpointRegistry,
   ctx: StreamsApiContext,
-  options: { api: boolean },
+  options: { api: boolean; fleet?: FleetCoordinator },
 ): void {
   const register = server.register.bind(server);
-  registerDeclared(register, READY_ROUTE, aggregatedReadyHandler(ctx.manager, ctx.persistence?.store));
+  const { fleet } = options;
+  // In a fleet each stream route first finds the node that runs the stream (fleet/fleet_routes.ts).
+  const one = (handler: EndpointHandler, item: boolean) =>
+    fleet ? fleetStreamRoute(fleet, ctx, handler, item) : handler;
+  const ready = aggregatedReadyHandler(ctx.manager, ctx.persistence?.store);
+  registerDeclared(register, READY_ROUTE, fleet ? fleetReadyRoute(fleet, ctx, ready) : ready);
   if (!options.api) return;
-  registerDeclared(register, STREAMS_ROUTE, streamsHandler(ctx));
-  registerDeclared(register, STREAM_ROUTE, streamHandler(ctx));
-  registerDeclared(register, STREAM_STATS_ROUTE, streamStatsHandler(ctx));
-  registerDeclared(register, STREAM_PAUSE_ROUTE, streamLifecycleHandler(ctx, 'pause'));
-  registerDeclared(register, STREAM_RESUME_ROUTE, streamLifecycleHandler(ctx, 'resume'));
+  const streams = streamsHandler(ctx);
+  registerDeclared(register, STREAMS_ROUTE, fleet ? fleetStreamsRoute(fleet, ctx, streams) : streams);
+  registerDeclared(register, STREAM_ROUTE, one(streamHandler(ctx), true));
+  registerDeclared(register, STREAM_STATS_ROUTE, one(streamStatsHandler(ctx), false));
+  registerDeclared(register, STREAM_PAUSE_ROUTE, one(streamLifecycleHandler(ctx, 'pause'), false));
+  registerDeclared(register, STREAM_RESUME_ROUTE, one(streamLifecycleHandler(ctx, 'resume'), false));
   registerDeclared(register, RESOURCES_ROUTE, resourcesHandler(ctx));
   registerDeclared(register, RESOURCES_OF_TYPE_ROUTE, resourcesOfTypeHandler(ctx));
   registerDeclared(register, RESOURCE_ROUTE, resourceHandler(ctx));

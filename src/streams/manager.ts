@@ -284,6 +284,26 @@ export class StreamManager {
     return current.stream;
   }
 
+  /** Starts a stream the store already holds (a fleet node taking it over): nothing is written. */
+  adopt(id: string, definition: StreamDefinition): Promise<void> {
+    assertValidId(id);
+    return this.locks.run(id, async () => {
+      this.assertOpen();
+      if (this.streams.has(id)) throw new StreamExistsError(id);
+      this.streams.set(id, await this.start(id, definition));
+    });
+  }
+
+  /** Stops a stream here and forgets it, leaving the store as it is (a fleet lease moved on). */
+  unload(id: string, stopTimeoutMs?: number): Promise<void> {
+    return this.locks.run(id, async () => {
+      const current = this.streams.get(id);
+      if (!current) return;
+      this.streams.delete(id);
+      await this.stopInstance(current, stopTimeoutMs);
+    });
+  }
+
   delete(id: string, stopTimeoutMs?: number): Promise<void> {
     return this.locks.run(id, async () => {
       this.assertOpen();

@@ -1,8 +1,10 @@
 // Streams mode assembled: the observability config, the service (logger, metrics, HTTP server,
 // shared resources: service/assembly.ts, as in normal mode), the stream manager with its REST API,
 // and the streams from files. `stop()` is §4.7's shutdown.
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { rootDurationMs } from '../config/config_source.js';
+import { tryParseDurationMs } from '../config/duration.js';
 import { envLookup } from '../config/env_interpolation.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
@@ -16,11 +18,14 @@ import { loadResourceFiles } from '../service/resource_files.js';
 import { registerStreamsApi } from './api.js';
 import type { StreamsApiContext } from './api_context.js';
 import { resolveStreamFiles } from './files.js';
+import { FleetCoordinator } from './fleet/coordinator.js';
+import { leaseStoreFor } from './fleet/open_leases.js';
 import { KeyedLock } from './keyed_lock.js';
 import { StreamManager } from './manager.js';
 import { loadObservability } from './observability.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from './request.js';
-import { configuredStore } from './store/configured_store.js';
+import { type ClusterSettings, configuredCluster, configuredStore } from './store/configured_store.js';
+import { observedStore } from './store/observed_store.js';
 import { storeFromUrl } from './store/open_store.js';
 import { StorePersistence } from './store/persistence.js';
 import { restoreStored } from './store/restore.js';
@@ -60,6 +65,8 @@ export interface StreamsCommandOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** `--store URL`: where API changes are kept across restarts (overrides `streams.store`). */
   store?: string;
+  /** `--cluster`, `--node-id`, `--advertise-address`, `--lease-ttl` (override `streams.cluster`). */
+  cluster?: ClusterSettings;
 }
 
 export interface StreamsService {
@@ -104,7 +111,14 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
   const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
   const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
   const storeUrl = options.store ?? configuredStore(observability.raw);
-  const persistence = storeUrl === undefined ? undefined : new StorePersistence(storeFromUrl(storeUrl));
+  const cluster = clusterSettings(options.cluster, observability.raw, storeUrl);
+  let fleet: FleetCoordinator | undefined;
+  // In a fleet this node's own writes are told to the coordinator, so their echo is ignored.
+  const store =
+    storeUrl === undefined
+      ? undefined
+      : observedStore(storeFromUrl(storeUrl), (section, id, value) => fleet?.wrote(section, id, value));
+  const persistence = store === undefined ? undefined : new StorePersistence(store);
   const manager = new StreamManager({
     registry,
     logger,
@@ -121,7 +135,9 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
   let watcher: StreamFileWatcher | undefined;
   const stop = async () => {
     await watcher?.close();
+    await fleet?.stop();
     await manager.stopAll(shutdownTimeoutMs);
+    await fleet?.leave();
     await persistence?.store.close();
     await service.close();
   };
@@ -145,7 +161,24 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
       logger,
       persistence,
     };
-    registerStreamsApi(http, apiContext, { api: options.api });
+    if (cluster && persistence && stored) {
+      fleet = new FleetCoordinator({
+        leases: leaseStoreFor(cluster.storeUrl),
+        node: { id: cluster.nodeId ?? '', address: cluster.advertiseAddress ?? '' },
+        leaseTtlMs: cluster.leaseTtlMs,
+        ctx: apiContext,
+        logger,
+        endpoints: http,
+      });
+      fleet.seed(stored);
+      const coordinator = fleet;
+      persistence.store.watch((change) => {
+        if (change.section === 'dynamic_members')
+          persistence.applyMemberChange(change.id, change.value?.config as string | undefined);
+        coordinator.onStoreChange(change);
+      });
+    }
+    registerStreamsApi(http, apiContext, { api: options.api, fleet });
     const files = await loadStreamFiles(options, provider, logger);
     for (const file of files) {
       await manager.create(file.id, file.definition).catch((err) => {
@@ -154,13 +187,27 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     }
     if (persistence && stored) {
       await persistence.whileRestoring(async () => {
-        const counts = await restoreStored(stored, apiContext, logger);
+        const counts = await restoreStored(stored, apiContext, logger, { streams: fleet === undefined });
         logger.info(
           `stream store ${persistence.store.name}: restored ${counts.streams} streams and ${counts.resources} resources`,
         );
       });
     }
     await service.listen();
+    if (fleet && cluster) {
+      const bound = http.address();
+      const port = bound?.port ?? 0;
+      const host =
+        bound && bound.address !== '0.0.0.0' && bound.address !== '::' ? bound.address : hostname();
+      fleet.node.id ||= `${hostname()}:${port}`;
+      fleet.node.address ||= host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      await fleet.start().catch((err) => {
+        throw new ConfigError(`cannot join the fleet through ${storeUrl}: ${errorMessage(err)}`);
+      });
+      logger.info(
+        `fleet: node ${fleet.node.id} (${fleet.node.address}) joined, lease time ${cluster.leaseTtlMs} ms`,
+      );
+    }
     if (options.watch) {
       watcher = new StreamFileWatcher({
         args: options.paths,
@@ -221,4 +268,30 @@ async function buildResourceFiles(
     for (const lint of file.lints) service.logger.warn(lint);
     await service.buildResources(file.config, file.source);
   }
+}
+
+/** The fleet settings when this node joins one: flags over `streams.cluster`; a fleet needs a shared store. */
+function clusterSettings(
+  flags: ClusterSettings | undefined,
+  raw: unknown,
+  storeUrl: string | undefined,
+): { storeUrl: string; nodeId?: string; advertiseAddress?: string; leaseTtlMs: number } | undefined {
+  const file = configuredCluster(raw);
+  const enabled = flags?.enabled ?? file.enabled ?? false;
+  if (!enabled) return undefined;
+  if (storeUrl === undefined || !/^(postgres(ql)?|nats):\/\//.test(storeUrl)) {
+    throw new ConfigError(
+      '--cluster needs a store every node shares: --store postgres://... or nats://HOST:PORT/BUCKET',
+    );
+  }
+  const ttlText = flags?.leaseTtl ?? file.leaseTtl ?? '10s';
+  const leaseTtlMs = tryParseDurationMs(ttlText);
+  if (leaseTtlMs === undefined || leaseTtlMs < 200)
+    throw new ConfigError(`--lease-ttl ${ttlText} is not a duration of at least 200ms`);
+  return {
+    storeUrl,
+    nodeId: flags?.nodeId ?? file.nodeId,
+    advertiseAddress: flags?.advertiseAddress ?? file.advertiseAddress,
+    leaseTtlMs,
+  };
 }

@@ -77,7 +77,7 @@ export class NatsStore implements StreamStore {
     this.listeners.push(listener);
     if (!this.watching && this.kv) {
       this.watching = true;
-      void this.follow(this.kv);
+      this.follow(this.kv).catch(() => undefined); // closed before the watch began: nothing to follow
     }
   }
 

@@ -25,6 +25,14 @@ export class StorePersistence {
     }
   }
 
+  /** A member another fleet node wrote: the next build of that stream here starts with it. */
+  applyMemberChange(id: string, body: string | undefined): void {
+    const key = parseMemberKey(id);
+    if (!key) return;
+    if (body === undefined) this.members.get(key.stream)?.get(key.path)?.delete(key.member);
+    else this.memberMap(key.stream, key.path).set(key.member, body);
+  }
+
   /** The manager's hook: what one stream's dynamic outputs keep. */
   readonly membersOf = (streamId: string): DynamicMemberStore => ({
     stored: (path) => new Map(this.members.get(streamId)?.get(path)),

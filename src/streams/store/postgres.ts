@@ -67,7 +67,7 @@ export class PostgresStore implements StreamStore {
       });
       // An idle client that loses its server must not crash the process: the next query reconnects.
       this.pool.on('error', () => undefined);
-      await this.pool.query(CREATE);
+      await this.createTable(this.pool);
       await this.listen();
       const { rows } = await this.pool.query(`SELECT section, id, value FROM ${TABLE} ORDER BY section, id`);
       return rows.flatMap((row: { section: string; id: string; value: unknown }) => {
@@ -77,6 +77,23 @@ export class PostgresStore implements StreamStore {
     } catch (err) {
       await this.close();
       throw new StoreOpenError(this.name, errorMessage(err));
+    }
+  }
+
+  /** Processes starting together (a fleet) would race CREATE TABLE IF NOT EXISTS: one at a time. */
+  private async createTable(pool: PgModule.Pool): Promise<void> {
+    const client = await pool.connect();
+    client.on('error', () => undefined);
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('${TABLE}'))`);
+      await client.query(CREATE);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
     }
   }
 

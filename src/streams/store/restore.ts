@@ -11,6 +11,7 @@ import type { ResourceKind } from '../../engine/resources.js';
 import { TimeSlicer } from '../../engine/time_slicer.js';
 import type { StreamsApiContext } from '../api_context.js';
 import { installResource } from '../api_resources.js';
+import type { StreamDefinition } from '../manager.js';
 import type { StoredRecord } from './store.js';
 
 /** Streams restored at once: enough to overlap connects, few enough not to flood a broker. */
@@ -20,6 +21,7 @@ export async function restoreStored(
   records: readonly StoredRecord[],
   ctx: StreamsApiContext,
   logger: Logger,
+  { streams: startStreams = true }: { streams?: boolean } = {},
 ): Promise<{ streams: number; resources: number }> {
   let resources = 0;
   for (const record of records) {
@@ -38,6 +40,8 @@ export async function restoreStored(
       logger.error(`stored ${kind} resource '${record.id}' was not restored: ${errorMessage(err)}`);
     }
   }
+  // In a fleet the coordinator starts each stream on the one node holding its lease.
+  if (!startStreams) return { streams: 0, resources };
   const streams = records.filter((r) => r.section === 'streams');
   let restored = 0;
   for (let i = 0; i < streams.length; i += STREAM_CONCURRENCY) {
@@ -54,13 +58,7 @@ async function restoreStream(record: StoredRecord, ctx: StreamsApiContext, logge
     return false;
   }
   try {
-    const text = storedText(record, ctx, logger);
-    const env = record.value.interpolate ? ctx.env : undefined;
-    // Chilled: the config passed the lint gate (or was posted chilled) when it was stored.
-    const options = { provider: ctx.provider, env, chilled: true, bloblang: ctx.bloblang };
-    const result = await readStreamBodySliced(text, options, new TimeSlicer());
-    if (!result.ok) throw new Error(result.lints.join('\n'));
-    await ctx.manager.create(record.id, { config: result.config, raw: result.raw, posted: result.posted });
+    await ctx.manager.create(record.id, await storedDefinition(record, ctx, logger));
     return true;
   } catch (err) {
     logger.error(`stored stream '${record.id}' was not restored: ${errorMessage(err)}`);
@@ -68,8 +66,23 @@ async function restoreStream(record: StoredRecord, ctx: StreamsApiContext, logge
   }
 }
 
+/** A stored stream config read back through the API's checks (`${VAR}` expanded now when it was posted so). */
+export async function storedDefinition(
+  record: StoredRecord,
+  ctx: StreamsApiContext,
+  logger: Logger,
+): Promise<StreamDefinition> {
+  const text = storedText(record, ctx, logger);
+  const env = record.value.interpolate ? ctx.env : undefined;
+  // Chilled: the config passed the lint gate (or was posted chilled) when it was stored.
+  const options = { provider: ctx.provider, env, chilled: true, bloblang: ctx.bloblang };
+  const result = await readStreamBodySliced(text, options, new TimeSlicer());
+  if (!result.ok) throw new Error(result.lints.join('\n'));
+  return { config: result.config, raw: result.raw, posted: result.posted };
+}
+
 /** The stored config as a body; names the `${VAR}`s this environment lacks (they expand to ""). */
-function storedText(record: StoredRecord, ctx: StreamsApiContext, logger: Logger): string {
+export function storedText(record: StoredRecord, ctx: StreamsApiContext, logger: Logger): string {
   const text = stringify(record.value.config ?? {});
   if (record.value.interpolate) {
     const { missing } = interpolateEnv(text, ctx.env);
