@@ -116,7 +116,12 @@ export function normaliseField(
   if (value === undefined) {
     if (spec.default !== undefined) return normaliseField(spec, clone(spec.default), at, ctx);
     if (spec.kind !== 'scalar') return spec.kind === 'map' ? {} : [];
-    if (spec.children) return normaliseField(spec, {}, at, ctx);
+    if (spec.children) {
+      // An absent optional object that cannot be complete without a value (a required child,
+      // e.g. `schema_registry.url`) stays absent, as the reference's linter has it.
+      if (spec.optional && spec.children.some(isRequiredScalar)) return undefined;
+      return normaliseField(spec, {}, at, ctx);
+    }
     if (spec.optional || spec.deprecated) return undefined;
     // A missing component stops the walk: the code after it reads components as objects.
     if (isConfigKind(spec.type)) fail(ctx, at, `field ${spec.name} is required`);
@@ -205,4 +210,15 @@ function coerceLeaf(spec: FieldSpec, value: unknown, at: ValueLocation, ctx: Nor
     default:
       return clone(value);
   }
+}
+
+/** A child that must be written when its object is (a scalar with no default, not optional). */
+function isRequiredScalar(spec: FieldSpec): boolean {
+  return (
+    spec.kind === 'scalar' &&
+    spec.default === undefined &&
+    !spec.optional &&
+    !spec.deprecated &&
+    !spec.children
+  );
 }

@@ -24,7 +24,7 @@ function schemaRegistryField() {
     'schema_registry',
     "Schema registry of the reference's `redpanda.otel.v1` protobuf messages (not supported by nekton: lint refuses it).",
     [
-      field.string('url', 'The schema registry URL.', { optional: true, ...a }),
+      field.string('url', 'The schema registry URL.', a),
       field.duration('timeout', 'Request timeout.', { default: '5s', ...a }),
       tlsField(),
       oauth2,
