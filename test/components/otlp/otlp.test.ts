@@ -19,6 +19,7 @@ import type { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
 import { configOf, parsedConfigOf } from '../reference.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: OTLP JSON read by the assertions
 type Json = Record<string, any>;
 
 const closers: (() => Promise<void>)[] = [];
