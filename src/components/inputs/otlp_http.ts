@@ -25,7 +25,7 @@ export const spec = defineComponent({
     address: 0.0.0.0:4318
 pipeline:
   processors:
-    - mapping: 'root = this.resourceSpans.index(0).scopeSpans.index(0).spans.index(0).name'
+    - mapping: 'root = {"span": this.name, "service": this.resource.attributes.index(0).value.string_value}'
 output:
   stdout: {}
 `,

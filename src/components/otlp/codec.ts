@@ -155,7 +155,10 @@ export function mergeRequests(signal: Signal, requests: readonly Json[]): Json {
   return { [resources]: all };
 }
 
-/** A message's content (OTLP JSON or protobuf) as an OTLP JSON request of `signal`. */
+/**
+ * A message's content as an OTLP JSON request of `signal`: a redpanda.otel.v1 JSON object (what the
+ * inputs emit with `encoding: json`), an OTLP JSON request, or an OTLP protobuf request.
+ */
 export function parseMessage(signal: Signal, bytes: Uint8Array): Json {
   let i = 0;
   while (
@@ -163,7 +166,18 @@ export function parseMessage(signal: Signal, bytes: Uint8Array): Json {
     (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
   )
     i++;
-  return decodeRequest(signal, bytes, bytes[i] === 0x7b /* { */);
+  if (bytes[i] !== 0x7b /* { */) return decodeRequest(signal, bytes, false);
+  const value: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  const { type } = shapeOf(signal);
+  if (
+    signalOfJson(value) === undefined &&
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value)
+  ) {
+    return toOtlpJson(type, fromOtlpJson(type, fromRedpandaJson(signal, value as Json)));
+  }
+  return toOtlpJson(type, fromOtlpJson(type, value));
 }
 
 /** The signal of a message without `signal_type` metadata, from its OTLP JSON keys. */
@@ -173,4 +187,60 @@ export function signalOfJson(value: unknown): Signal | undefined {
   if ('resourceLogs' in value) return 'log';
   if ('resourceMetrics' in value) return 'metric';
   return undefined;
+}
+
+// The reference's `redpanda.otel.v1` JSON shape (protojson with proto names and enum numbers): one
+// object per span / log record / metric, the item's own fields beside `resource`,
+// `resource_schema_url`, `scope` and `scope_schema_url`; ids and other bytes as base64.
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function renameKeys(value: unknown, rename: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => renameKeys(v, rename));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[rename(k)] = renameKeys(v, rename);
+  return out;
+}
+
+/** A one-item OTLP JSON request (from splitRequest) as the reference's redpanda.otel.v1 JSON object. */
+export function toRedpandaJson(signal: Signal, oneItem: Json): Json {
+  const { resources, scopes, items } = shapeOf(signal);
+  const rs = (oneItem[resources] as Json[])[0] as Json;
+  const ss = (rs[scopes] as Json[])[0] as Json;
+  const item = (ss[items] as Json[])[0] as Json;
+  const flat: Json = {
+    resource: rs.resource,
+    resourceSchemaUrl: rs.schemaUrl,
+    scope: ss.scope,
+    scopeSchemaUrl: ss.schemaUrl,
+    ...item,
+  };
+  const copy = structuredClone(flat);
+  convertIds(copy, hexToBase64);
+  return renameKeys(copy, snake) as Json;
+}
+
+/** A redpanda.otel.v1 JSON object (or the same with camelCase keys) as a one-item OTLP JSON request. */
+export function fromRedpandaJson(signal: Signal, value: Json): Json {
+  const { resources, scopes, items } = shapeOf(signal);
+  const flat = renameKeys(value, camel) as Json;
+  convertIds(flat, base64ToHex);
+  const { resource, resourceSchemaUrl, scope, scopeSchemaUrl, ...item } = flat;
+  return {
+    [resources]: [
+      {
+        ...(resource === undefined ? {} : { resource }),
+        ...(resourceSchemaUrl === undefined ? {} : { schemaUrl: resourceSchemaUrl }),
+        [scopes]: [
+          {
+            ...(scope === undefined ? {} : { scope }),
+            ...(scopeSchemaUrl === undefined ? {} : { schemaUrl: scopeSchemaUrl }),
+            [items]: [item],
+          },
+        ],
+      },
+    ],
+  };
 }

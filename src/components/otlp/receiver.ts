@@ -3,7 +3,7 @@
 import type { InputReader, Transaction } from '../../engine/component.js';
 import { Message } from '../../message/message.js';
 import { DeliveryQueue } from '../inputs/delivery_queue.js';
-import { decodeRequest, encodeProtobuf, type Signal, splitRequest } from './codec.js';
+import { decodeRequest, encodeProtobuf, type Signal, splitRequest, toRedpandaJson } from './codec.js';
 
 /** Raised to the request when the input closed before its messages were delivered. */
 export class ClosingError extends Error {}
@@ -25,9 +25,12 @@ export class OtlpReceiver {
     const items = splitRequest(signal, request);
     if (items.length === 0) return Promise.resolve(null);
     const batch = items.map((item) => {
-      const meta = new Map<string, unknown>([['signal_type', signal]]);
+      const meta = new Map<string, unknown>([
+        ['signal_type', signal],
+        ['encoding', this.encoding],
+      ]);
       return this.encoding === 'json'
-        ? Message.fromStructured(item, meta)
+        ? Message.fromStructured(toRedpandaJson(signal, item), meta)
         : new Message(encodeProtobuf(signal, item), meta);
     });
     return new Promise<Error | null>((resolve) => {

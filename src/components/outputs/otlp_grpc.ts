@@ -73,7 +73,7 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary: 'Sends OpenTelemetry traces, logs and metrics to an OTLP/gRPC endpoint.',
   description:
-    'Each batch becomes one `Export` call per signal it holds (TraceService, LogsService, MetricsService). A message is an OTLP request (JSON or protobuf), as the OTLP inputs emit them; its signal is its `signal_type` metadata, else read from its OTLP JSON keys. A message that is neither fails the batch, as does any status but OK. `oauth2` is not supported (lint refuses it); `tcp` options are accepted but not applied.',
+    'Each batch becomes one `Export` call per signal it holds (TraceService, LogsService, MetricsService). A message is a redpanda.otel.v1 JSON object (what the OTLP inputs emit with `encoding: json`), an OTLP JSON request or an OTLP protobuf request; its signal is its `signal_type` metadata, else read from its OTLP JSON keys. A message that is neither fails the batch, as does any status but OK. `oauth2` is not supported (lint refuses it); `tcp` options are accepted but not applied.',
   fields,
   lint: (config) => (config.oauth2?.enabled ? ['oauth2 is not supported by nekton'] : []),
   examples: [

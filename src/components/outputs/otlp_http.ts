@@ -55,7 +55,7 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary: 'Sends OpenTelemetry traces, logs and metrics to an OTLP/HTTP endpoint.',
   description:
-    'Each batch becomes one export request per signal it holds, POSTed to `endpoint` + `/v1/traces`, `/v1/logs` or `/v1/metrics`. A message is an OTLP request (JSON or protobuf), as the OTLP inputs emit them; its signal is its `signal_type` metadata, else read from its OTLP JSON keys. A message that is neither fails the batch, as does any answer but 2xx. Not supported (lint refuses them): `proxy_url`, `oauth`, `oauth2`, `jwt`; client TLS certificates and `tcp` options are accepted but not applied (the platform defaults are used).',
+    'Each batch becomes one export request per signal it holds, POSTed to `endpoint` + `/v1/traces`, `/v1/logs` or `/v1/metrics`. A message is a redpanda.otel.v1 JSON object (what the OTLP inputs emit with `encoding: json`), an OTLP JSON request or an OTLP protobuf request; its signal is its `signal_type` metadata, else read from its OTLP JSON keys. A message that is neither fails the batch, as does any answer but 2xx. Not supported (lint refuses them): `proxy_url`, `oauth`, `oauth2`, `jwt`; client TLS certificates and `tcp` options are accepted but not applied (the platform defaults are used).',
   fields,
   lint: (config) => {
     const problems: string[] = [];

@@ -57,9 +57,9 @@ async function exportTwoSpans(exporter: SpanExporter): Promise<void> {
   await provider.shutdown();
 }
 
+/** A message of `encoding: json`: the reference's redpanda.otel.v1 span object. */
 function spanOf(msg: Message): Json {
-  const req = msg.structured() as Json;
-  return req.resourceSpans[0].scopeSpans[0].spans[0];
+  return msg.structured() as Json;
 }
 
 const ONE_LOG = {
@@ -96,12 +96,16 @@ describe('otlp_http input', () => {
     const child = seen.map(spanOf).find((s) => s.name === 'child');
     const parent = seen.map(spanOf).find((s) => s.name === 'parent');
     assert.ok(child && parent);
-    assert.equal(child.parentSpanId, parent.spanId);
-    assert.equal(child.traceId, parent.traceId);
-    assert.match(parent.traceId, /^[0-9a-f]{32}$/);
+    assert.equal(child.parent_span_id, parent.span_id);
+    assert.equal(child.trace_id, parent.trace_id);
+    assert.equal(Buffer.from(parent.trace_id, 'base64').length, 16);
+    assert.equal(parent.parent_span_id, undefined);
     assert.equal(seen[0]?.getMeta('signal_type'), 'trace');
-    const req = seen[0]?.structured() as Json;
-    assert.equal(req.resourceSpans[0].scopeSpans[0].scope.name, 'otlp-test');
+    const first = seen[0]?.structured() as Json;
+    assert.equal(first.scope.name, 'otlp-test');
+    assert.equal(first.scope.version, '1.2.3');
+    assert.ok(first.resource.attributes.some((a: Json) => a.key === 'service.name'));
+    assert.equal(seen[0]?.getMeta('encoding'), 'json');
   });
 
   it('answers 503 on a nack (the OTLP retryable status) and 200 with {} after an ack', async () => {
@@ -116,9 +120,7 @@ describe('otlp_http input', () => {
     const txn = await reader.read();
     assert.equal(txn?.batch.length, 2);
     assert.deepEqual(
-      txn?.batch.map(
-        (m) => (m.structured() as Json).resourceLogs[0].scopeLogs[0].logRecords[0].body.stringValue,
-      ),
+      txn?.batch.map((m) => (m.structured() as Json).body.string_value),
       ['one', 'two'],
     );
     await txn?.ack(new Error('output down'));
@@ -238,7 +240,7 @@ describe('otlp_grpc input', () => {
     const spans = seen.map(spanOf);
     const parent = spans.find((s) => s.name === 'parent');
     const child = spans.find((s) => s.name === 'child');
-    assert.equal(child?.parentSpanId, parent?.spanId);
+    assert.equal(child?.parent_span_id, parent?.span_id);
     assert.equal(seen[1]?.getMeta('signal_type'), 'trace');
   });
 });
@@ -265,8 +267,32 @@ describe('otlp outputs', () => {
     const received = await reader.read();
     assert.equal(received?.batch.length, 2);
     assert.deepEqual(
-      received?.batch.map((m) => (m.structured() as Json).resourceLogs[0].scopeLogs[0].logRecords[0]),
-      ONE_LOG.resourceLogs[0]!.scopeLogs[0]!.logRecords,
+      received?.batch.map((m) => {
+        const { time_unix_nano, severity_number, body, resource, scope } = m.structured() as Json;
+        return {
+          time_unix_nano,
+          severity_number,
+          body,
+          service: resource.attributes[0].value,
+          scope: scope.name,
+        };
+      }),
+      [
+        {
+          time_unix_nano: '1700000000000000000',
+          severity_number: 9,
+          body: { string_value: 'one' },
+          service: { string_value: 'svc' },
+          scope: 'logger',
+        },
+        {
+          time_unix_nano: '1700000000000000001',
+          severity_number: 17,
+          body: { string_value: 'two' },
+          service: { string_value: 'svc' },
+          scope: 'logger',
+        },
+      ],
     );
     await received?.ack(null);
     await written;

@@ -86,14 +86,17 @@ describe('otlp_http input, metrics', () => {
     assert.ok(txn);
     const byName = new Map(
       txn.batch.map((m) => {
-        const metric = (m.structured() as Json).resourceMetrics[0].scopeMetrics[0].metrics[0];
+        const metric = m.structured() as Json;
         return [metric.name as string, metric] as const;
       }),
     );
     assert.deepEqual([...byName.keys()].sort(), ['latency_ms', 'requests_total']);
     assert.equal(txn.batch[0]?.getMeta('signal_type'), 'metric');
-    const point = byName.get('requests_total').sum.dataPoints[0];
-    assert.equal(point.asInt ?? point.asDouble, point.asInt !== undefined ? '3' : 3);
+    const point = byName.get('requests_total').sum.data_points[0];
+    assert.equal(point.as_int ?? point.as_double, point.as_int !== undefined ? '3' : 3);
+    assert.equal(point.attributes[0].key, 'route');
+    assert.equal(byName.get('latency_ms').histogram.data_points[0].count, '1');
+    assert.equal(byName.get('latency_ms').scope?.name, 'otlp-test-meter');
     await txn.ack(null);
     await flushed;
     // Shutting down exports once more: deliver that too.

@@ -58,15 +58,15 @@ output:
         const txn = await sink.read();
         assert.ok(txn);
         assert.equal(flushedDone, false, 'the SDK export waits for the far end');
-        for (const m of txn.batch as Message[])
-          spans.push((m.structured() as Json).resourceSpans[0].scopeSpans[0].spans[0]);
+        for (const m of txn.batch as Message[]) spans.push(m.structured() as Json);
         await txn.ack(null);
       }
       await flushed;
       await provider.shutdown();
       const outer = spans.find((s) => s.name === 'outer');
       const inner = spans.find((s) => s.name === 'inner');
-      assert.equal(inner?.parentSpanId, outer?.spanId);
+      assert.equal(inner?.parent_span_id, outer?.span_id);
+      assert.ok(inner?.span_id);
     } finally {
       await stream.stop(1000);
       await running;
