@@ -6,19 +6,25 @@ import type { Batch } from '../../message/message.js';
 import { requestsOf } from '../otlp/batches.js';
 import { encodeProtobuf, HTTP_PATHS } from '../otlp/codec.js';
 import { otlpHttpOutputFields } from '../otlp/fields.js';
+import { OtlpPoster } from '../otlp/http_post.js';
 
 const fields = otlpHttpOutputFields();
 type Config = ConfigOf<typeof fields>;
 
 class OtlpHttpWriter implements OutputWriter {
   private readonly base: string;
+  private poster: OtlpPoster | null = null;
   constructor(private readonly config: Config) {
     this.base = config.endpoint.replace(/\/+$/, '');
   }
 
-  async connect(): Promise<void> {}
+  async connect(): Promise<void> {
+    this.poster ??= await OtlpPoster.create(this.config.tls, this.config.follow_redirects);
+  }
 
   async write(batch: Batch): Promise<void> {
+    const poster = this.poster;
+    if (!poster) throw new Error('otlp_http output: not connected');
     const requests = requestsOf(batch);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.config.headers)) headers[k] = v.render(batch, 0);
@@ -29,23 +35,19 @@ class OtlpHttpWriter implements OutputWriter {
       headers.Authorization = `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString('base64')}`;
     }
     for (const [signal, request] of requests) {
-      const body = json ? JSON.stringify(request) : encodeProtobuf(signal, request);
+      const body = json ? Buffer.from(JSON.stringify(request)) : encodeProtobuf(signal, request);
       const url = `${this.base}${HTTP_PATHS[signal]}`;
-      const res = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: this.config.follow_redirects ? 'follow' : 'manual',
-        signal: AbortSignal.timeout(this.config.timeout || 30_000),
-      });
-      const text = await res.text().catch(() => '');
+      const res = await poster.post(url, headers, body, this.config.timeout || 30_000);
       if (res.status < 200 || res.status > 299) {
-        throw new Error(`otlp_http output: ${url} answered ${res.status}: ${text.slice(0, 200)}`);
+        throw new Error(`otlp_http output: ${url} answered ${res.status}: ${res.body.slice(0, 200)}`);
       }
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.poster?.close();
+    this.poster = null;
+  }
 }
 
 export const spec = defineComponent({
@@ -55,7 +57,7 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary: 'Sends OpenTelemetry traces, logs and metrics to an OTLP/HTTP endpoint.',
   description:
-    'Each batch becomes one export request per signal it holds, POSTed to `endpoint` + `/v1/traces`, `/v1/logs` or `/v1/metrics`. A message is a redpanda.otel.v1 JSON object (what the OTLP inputs emit with `encoding: json`), an OTLP JSON request or an OTLP protobuf request; its signal is its `signal_type` metadata, else read from its OTLP JSON keys. A message that is neither fails the batch, as does any answer but 2xx. Not supported (lint refuses them): `proxy_url`, `oauth`, `oauth2`, `jwt`; client TLS certificates and `tcp` options are accepted but not applied (the platform defaults are used).',
+    'Each batch becomes one export request per signal it holds, POSTed to `endpoint` + `/v1/traces`, `/v1/logs` or `/v1/metrics`. A message is a redpanda.otel.v1 JSON object (what the OTLP inputs emit with `encoding: json`), an OTLP JSON request or an OTLP protobuf request; its signal is its `signal_type` metadata, else read from its OTLP JSON keys. A message that is neither fails the batch, as does any answer but 2xx. Not supported (lint refuses them): `proxy_url`, `oauth`, `oauth2`, `jwt`; `tcp` options are accepted but not applied; `disable_http2` changes nothing (nekton speaks HTTP/1.1).',
   fields,
   lint: (config) => {
     const problems: string[] = [];

@@ -84,19 +84,18 @@ describe('otlp_http input, metrics', () => {
     const flushed = provider.forceFlush();
     const txn = await reader.read();
     assert.ok(txn);
-    const byName = new Map(
-      txn.batch.map((m) => {
-        const metric = m.structured() as Json;
-        return [metric.name as string, metric] as const;
-      }),
-    );
-    assert.deepEqual([...byName.keys()].sort(), ['latency_ms', 'requests_total']);
+    const byName: Record<string, Json> = {};
+    for (const m of txn.batch) {
+      const metric = m.structured() as Json;
+      byName[metric.name] = metric;
+    }
+    assert.deepEqual(Object.keys(byName).sort(), ['latency_ms', 'requests_total']);
     assert.equal(txn.batch[0]?.getMeta('signal_type'), 'metric');
-    const point = byName.get('requests_total').sum.data_points[0];
+    const point = byName.requests_total.sum.data_points[0];
     assert.equal(point.as_int ?? point.as_double, point.as_int !== undefined ? '3' : 3);
     assert.equal(point.attributes[0].key, 'route');
-    assert.equal(byName.get('latency_ms').histogram.data_points[0].count, '1');
-    assert.equal(byName.get('latency_ms').scope?.name, 'otlp-test-meter');
+    assert.equal(byName.latency_ms.histogram.data_points[0].count, '1');
+    assert.equal(byName.latency_ms.scope?.name, 'otlp-test-meter');
     await txn.ack(null);
     await flushed;
     // Shutting down exports once more: deliver that too.
