@@ -122,6 +122,23 @@ export function decodeRequest(signal: Signal, body: Uint8Array, json: boolean): 
   return toOtlpJson(type, type.decode(body));
 }
 
+/** Decodes a request body into its protobuf message; throws on a malformed body. */
+export function decodeToMessage(signal: Signal, body: Uint8Array, json: boolean): Json {
+  const { type } = shapeOf(signal);
+  if (json) return fromOtlpJson(type, JSON.parse(Buffer.from(body).toString('utf8'))) as Json;
+  return type.decode(body) as Json;
+}
+
+/** A decoded message as a plain object with protojson values (bytes as base64, 64-bit as strings). */
+export function rawObject(signal: Signal, message: Json): Json {
+  return shapeOf(signal).type.toObject(message, TO_OBJECT);
+}
+
+/** A protobuf message, or a part of one from splitRequest, as protobuf bytes. */
+export function encodeMessage(signal: Signal, message: Json): Uint8Array {
+  return shapeOf(signal).type.encode(message).finish();
+}
+
 /** One one-item request per span / log record / metric, in order, keeping resource and scope. */
 export function splitRequest(signal: Signal, request: Json): Json[] {
   const { resources, scopes, items } = shapeOf(signal);
@@ -193,33 +210,53 @@ export function signalOfJson(value: unknown): Signal | undefined {
 // object per span / log record / metric, the item's own fields beside `resource`,
 // `resource_schema_url`, `scope` and `scope_schema_url`; ids and other bytes as base64.
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const snakeNames = new Map<string, string>();
+/** camelCase to snake_case, memoised (OTLP has a few dozen field names). */
+function snake(key: string): string {
+  let name = snakeNames.get(key);
+  if (name === undefined) {
+    name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (snakeNames.size < 1024) snakeNames.set(key, name);
+  }
+  return name;
+}
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function renameKeys(value: unknown, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((v) => renameKeys(v, rename));
   if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = renameKeys(value[i], rename);
+    return out;
+  }
   const out: Json = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[rename(k)] = renameKeys(v, rename);
+  const obj = value as Json;
+  for (const k in obj) {
+    const v = obj[k];
+    if (v !== undefined) out[rename(k)] = renameKeys(v, rename);
+  }
   return out;
 }
 
-/** A one-item OTLP JSON request (from splitRequest) as the reference's redpanda.otel.v1 JSON object. */
+/**
+ * A one-item part (splitRequest) of a rawObject, whose bytes are base64 already, as the reference's
+ * redpanda.otel.v1 JSON object. One pass that builds new objects: nothing is cloned first.
+ */
 export function toRedpandaJson(signal: Signal, oneItem: Json): Json {
   const { resources, scopes, items } = shapeOf(signal);
   const rs = (oneItem[resources] as Json[])[0] as Json;
   const ss = (rs[scopes] as Json[])[0] as Json;
   const item = (ss[items] as Json[])[0] as Json;
-  const flat: Json = {
-    resource: rs.resource,
-    resourceSchemaUrl: rs.schemaUrl,
-    scope: ss.scope,
-    scopeSchemaUrl: ss.schemaUrl,
-    ...item,
-  };
-  const copy = structuredClone(flat);
-  convertIds(copy, hexToBase64);
-  return renameKeys(copy, snake) as Json;
+  const out: Json = {};
+  if (rs.resource !== undefined) out.resource = renameKeys(rs.resource, snake);
+  if (rs.schemaUrl !== undefined) out.resource_schema_url = rs.schemaUrl;
+  if (ss.scope !== undefined) out.scope = renameKeys(ss.scope, snake);
+  if (ss.schemaUrl !== undefined) out.scope_schema_url = ss.schemaUrl;
+  for (const k in item) {
+    const v = item[k];
+    if (v !== undefined) out[snake(k)] = renameKeys(v, snake);
+  }
+  return out;
 }
 
 /** A redpanda.otel.v1 JSON object (or the same with camelCase keys) as a one-item OTLP JSON request. */

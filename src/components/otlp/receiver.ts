@@ -3,7 +3,14 @@
 import type { InputReader, Transaction } from '../../engine/component.js';
 import { Message } from '../../message/message.js';
 import { DeliveryQueue } from '../inputs/delivery_queue.js';
-import { decodeRequest, encodeProtobuf, type Signal, splitRequest, toRedpandaJson } from './codec.js';
+import {
+  decodeToMessage,
+  encodeMessage,
+  rawObject,
+  type Signal,
+  splitRequest,
+  toRedpandaJson,
+} from './codec.js';
 
 /** Raised to the request when the input closed before its messages were delivered. */
 export class ClosingError extends Error {}
@@ -20,18 +27,19 @@ export class OtlpReceiver {
    * once its messages are delivered (null) or failed (an Error). An empty request resolves at once.
    */
   submit(signal: Signal, body: Uint8Array, json: boolean, timeoutMs: number): Promise<Error | null> {
-    const request = decodeRequest(signal, body, json);
+    const message = decodeToMessage(signal, body, json);
     if (this.closed) return Promise.resolve(new ClosingError('input closing'));
-    const items = splitRequest(signal, request);
+    const asJson = this.encoding === 'json';
+    const items = splitRequest(signal, asJson ? rawObject(signal, message) : message);
     if (items.length === 0) return Promise.resolve(null);
     const batch = items.map((item) => {
       const meta = new Map<string, unknown>([
         ['signal_type', signal],
         ['encoding', this.encoding],
       ]);
-      return this.encoding === 'json'
+      return asJson
         ? Message.fromStructured(toRedpandaJson(signal, item), meta)
-        : new Message(encodeProtobuf(signal, item), meta);
+        : new Message(encodeMessage(signal, item), meta);
     });
     return new Promise<Error | null>((resolve) => {
       let done = false;
