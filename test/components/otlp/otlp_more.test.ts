@@ -1,6 +1,7 @@
 // otlp inputs: metrics from the SDK, gRPC refusals (size, token, garbage), the HTTP write_timeout,
 // and an otlp_http output seeing the receiver's nack.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -137,6 +138,15 @@ describe('otlp_grpc input refusals', () => {
       (await call(port, '/opentelemetry.proto.collector.trace.v1.TraceService/Nope', body, md))?.code,
       grpc.status.UNIMPLEMENTED,
     );
+    // Raw garbage on the HTTP/2 port, then a reset.
+    await new Promise<void>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => {
+        sock.write('GET / HTTP/1.1\r\n\r\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\xff\xff\xff\xff');
+        sock.resetAndDestroy();
+        resolve();
+      });
+      sock.on('error', () => undefined);
+    });
     // Still serving.
     const ok = call(port, GRPC_PATHS.trace, body, md);
     const txn = await reader.read();
