@@ -1,8 +1,9 @@
-// OTLP requests to messages and back: a request (protobuf or OTLP JSON) is split into one message
-// per span, log record or metric, each a one-item request of its signal that keeps its resource and
-// scope; messages are merged back into one request per signal for the outputs. The protobuf types
-// are the ones generated from the OTLP .proto files, shipped by @opentelemetry/otlp-transformer 0.57
-// (installed under the alias `otlp-transformer-proto`).
+// OTLP requests to messages and back: a request (protobuf or OTLP JSON) is split into one part per
+// span, log record or metric, each a one-item request of its signal that keeps its resource and
+// scope; a part becomes a message as the reference's redpanda.otel.v1 JSON object or as OTLP
+// protobuf, and messages are merged back into one request per signal for the outputs. The protobuf
+// types are the ones generated from the OTLP .proto files, shipped by
+// @opentelemetry/otlp-transformer 0.57 (installed under the alias `otlp-transformer-proto`).
 import { createRequire } from 'node:module';
 
 export type Signal = 'trace' | 'log' | 'metric';
