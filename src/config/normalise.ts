@@ -223,3 +223,4 @@ function coerceLeaf(spec: FieldSpec, value: unknown, at: ValueLocation, ctx: Nor
       return clone(value);
   }
 }
+
