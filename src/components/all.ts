@@ -30,6 +30,7 @@ export { spec as input_nats_jetstream } from './inputs/nats_jetstream.js';
 export { spec as input_parquet } from './inputs/parquet.js';
 export { spec as input_redis_list } from './inputs/redis_list.js';
 export { spec as input_redis_pubsub } from './inputs/redis_pubsub.js';
+export { spec as input_redis_scan } from './inputs/redis_scan.js';
 export { spec as input_redis_streams } from './inputs/redis_streams.js';
 export { spec as input_redpanda } from './inputs/redpanda.js';
 export { spec as input_resource } from './inputs/resource.js';
