@@ -106,6 +106,7 @@ export { spec as processor_processors } from './processors/processors.js';
 export { spec as processor_protobuf } from './processors/protobuf.js';
 export { spec as processor_rate_limit } from './processors/rate_limit.js';
 export { spec as processor_redis } from './processors/redis.js';
+export { spec as processor_redis_script } from './processors/redis_script.js';
 export { spec as processor_resource } from './processors/resource.js';
 export { spec as processor_retry } from './processors/retry.js';
 export { spec as processor_select_parts } from './processors/select_parts.js';
