@@ -142,7 +142,9 @@ export const spec = defineComponent({
   generate:
     count: 1
     interval: ''
-    mapping: 'root = "" ; meta key = "queue"'
+    mapping: |
+      root = ""
+      meta key = "queue"
 pipeline:
   processors:
     - redis_script:
