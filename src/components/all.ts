@@ -99,6 +99,7 @@ export { spec as processor_metric } from './processors/metric.js';
 export { spec as processor_msgpack } from './processors/msgpack.js';
 export { spec as processor_mutation } from './processors/mutation.js';
 export { spec as processor_nats_kv } from './processors/nats_kv.js';
+export { spec as processor_nats_request_reply } from './processors/nats_request_reply.js';
 export { spec as processor_noop } from './processors/noop.js';
 export { spec as processor_parallel } from './processors/parallel.js';
 export { spec as processor_parquet_decode } from './processors/parquet_decode.js';
