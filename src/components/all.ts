@@ -13,6 +13,7 @@ export { spec as cache_nats_kv } from './caches/nats_kv.js';
 export { spec as cache_noop } from './caches/noop.js';
 export { spec as cache_redis } from './caches/redis.js';
 export { spec as cache_ristretto } from './caches/ristretto.js';
+export { spec as cache_sql } from './caches/sql.js';
 export { spec as cache_ttlru } from './caches/ttlru.js';
 export { spec as input_amqp_0_9 } from './inputs/amqp_0_9.js';
 export { spec as input_broker } from './inputs/broker.js';
