@@ -7,6 +7,7 @@ export { spec as buffer_sqlite } from './buffers/sqlite.js';
 export { spec as buffer_system_window } from './buffers/system_window.js';
 export { spec as cache_file } from './caches/file.js';
 export { spec as cache_lru } from './caches/lru.js';
+export { spec as cache_memcached } from './caches/memcached.js';
 export { spec as cache_memory } from './caches/memory.js';
 export { spec as cache_multilevel } from './caches/multilevel.js';
 export { spec as cache_nats_kv } from './caches/nats_kv.js';
