@@ -31,6 +31,8 @@ export class RedisScanReader implements InputReader {
   /** The SCAN cursor of the next call; SCAN cursors are stateless, so a reconnect resumes here. */
   private cursor = '0';
   private started = false;
+  /** The server process the cursor belongs to (INFO's run_id). */
+  private runId: string | null = null;
   /** Keys returned by the last SCAN and not yet read. */
   private readonly pending: string[] = [];
 
@@ -44,8 +46,21 @@ export class RedisScanReader implements InputReader {
     this.connection?.destroy();
     this.connection = null;
     const connection = await RedisConnection.open(this.target, this.logger);
-    if (this.closed) connection.destroy();
-    else this.connection = connection;
+    if (this.closed) {
+      connection.destroy();
+      return;
+    }
+    // A cursor is only good on the server process that gave it (a restarted server hashes keys
+    // with a new seed): after a restart the scan starts over, delivering some keys again.
+    const info = await connection.send<string>(['INFO', 'server']).catch(() => '');
+    const runId = /run_id:(\w+)/.exec(String(info))?.[1] ?? null;
+    if (this.runId !== null && runId !== this.runId && this.started) {
+      this.logger.warn('redis_scan: the server restarted, scanning again from the start');
+      this.cursor = '0';
+      this.started = false;
+    }
+    this.runId = runId;
+    this.connection = connection;
   }
 
   async read(): Promise<Transaction | null> {
@@ -109,7 +124,7 @@ export const spec = defineComponent({
   description:
     'Optionally, iterates only keys matching a glob-style pattern (`match`): `*foo*` iterates only keys which contain `foo`, `foo*` only keys starting with `foo`.\n\n' +
     'Each key with a string value becomes one message of the form `{"key":"foo","value":"bar"}`; keys of other types (lists, hashes...) are skipped with a warning, and keys deleted during the scan are skipped. The input ends when the scan is complete.\n\n' +
-    'SCAN guarantees that a key present for the whole scan is returned at least once (Redis may return a key twice while the keyspace is rehashed). After a lost connection the scan resumes from its last cursor instead of starting over.',
+    'SCAN guarantees that a key present for the whole scan is returned at least once (Redis may return a key twice while the keyspace is rehashed). After a lost connection the scan resumes from its last cursor instead of starting over; when the server itself restarted (a new `run_id`) the cursor means nothing any more and the scan starts over, so keys already delivered come again (at least once).',
   fields,
   examples: [
     {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { requireService, waitFor } from '../../helpers/kit.js';
-import { Admin, REDIS_URL, readStream, startStream, uniqueName } from './helpers.js';
+import { Admin, PrivateRedisServer, REDIS_URL, readStream, startStream, uniqueName } from './helpers.js';
 
 let admin: Admin;
 
@@ -114,6 +114,51 @@ output:
       assert.deepEqual([...new Set(got)].sort(), [...keys].sort());
     } finally {
       await run.stop();
+    }
+  });
+
+  it('a server killed mid-scan: not ready while down, then the scan finishes after the restart', async (t) => {
+    if (!(await requireService(t, 'redis'))) return;
+    const server = await PrivateRedisServer.start();
+    let direct = await server.admin();
+    const keys = Array.from({ length: 100 }, (_, i) => `k${i}`);
+    await direct.send(['MSET', ...keys.flatMap((k) => [k, k])]);
+    const dest = uniqueName('scan-restart-dst');
+    admin.track(dest);
+    const run = await startStream(`
+input:
+  redis_scan:
+    url: ${server.url}
+    match: 'k*'
+pipeline:
+  processors:
+    - sleep: { duration: 5ms }
+    - mapping: 'root = this.value'
+output:
+  redis_list:
+    url: ${REDIS_URL}
+    key: '${dest}'
+`);
+    try {
+      await waitFor(() => run.stream.isReady(), { message: 'ready' });
+      await direct.close();
+      await server.kill();
+      await waitFor(
+        () => run.stream.statuses().some((s) => s.path.startsWith('input') && !s.connected && s.error),
+        {
+          message: 'the input reports the outage',
+        },
+      );
+      assert.equal(run.stream.isReady(), false);
+      await server.restart();
+      direct = await server.admin();
+      await run.done;
+      const got = await admin.send<string[]>('LRANGE', dest, '0', '-1');
+      assert.deepEqual([...new Set(got)].sort(), [...keys].sort(), 'every key delivered');
+    } finally {
+      await run.stop();
+      await direct.close();
+      await server.dispose();
     }
   });
 
