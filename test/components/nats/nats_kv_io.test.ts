@@ -243,4 +243,36 @@ output:
       await server.dispose();
     }
   });
+  it('input with max_reconnects: the client reconnects by itself and the watch goes on', async (t) => {
+    if (!(await requireService(t, 'nats'))) return;
+    const server = await PrivateNatsServer.start();
+    let admin: NatsConnection = await client(server.url);
+    await new Kvm(admin).create('r', { history: 10 });
+    const run = await startStream(`input:
+  nats_kv:
+    urls: [ ${server.url} ]
+    max_reconnects: -1
+    bucket: r
+output:
+  capture: {}
+`);
+    try {
+      await (await new Kvm(admin).open('r')).put('a', '1');
+      await waitFor(() => run.capture.messages.length >= 1, { message: 'the first update' });
+      await admin.close();
+      await server.kill();
+      await server.restart();
+      admin = await client(server.url);
+      await (await new Kvm(admin).open('r')).put('a', '2');
+      await waitFor(() => run.capture.texts().includes('2'), {
+        message: 'the update after the restart',
+        timeoutMs: 15_000,
+      });
+      assert.deepEqual(run.capture.texts(), ['1', '2']);
+    } finally {
+      await run.stop();
+      await admin.close();
+      await server.dispose();
+    }
+  });
 });
