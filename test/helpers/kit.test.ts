@@ -177,6 +177,7 @@ describe('services', () => {
   it('name every local service the connector tests use, on loopback', () => {
     assert.deepEqual(Object.keys(SERVICES).sort(), [
       'mariadb',
+      'memcached',
       'mqtt',
       'nats',
       'postgres',

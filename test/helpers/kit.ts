@@ -8,6 +8,7 @@ export {
   AMQP_URL,
   isReachable,
   MARIADB_DSN,
+  MEMCACHED_ADDRESS,
   MQTT_URL,
   NATS_URL,
   POSTGRES_DSN,

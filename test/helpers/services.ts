@@ -10,6 +10,7 @@ export const SERVICES = {
   rabbitmq: { host: '127.0.0.1', port: 5672 },
   mqtt: { host: '127.0.0.1', port: 1883 },
   nats: { host: '127.0.0.1', port: 4222 },
+  memcached: { host: '127.0.0.1', port: 11211 },
 } as const;
 
 export type ServiceName = keyof typeof SERVICES;
@@ -22,6 +23,7 @@ export const REDIS_URL = 'redis://127.0.0.1:6379';
 export const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672/';
 export const MQTT_URL = 'mqtt://127.0.0.1:1883';
 export const NATS_URL = 'nats://127.0.0.1:4222';
+export const MEMCACHED_ADDRESS = '127.0.0.1:11211';
 
 export function isReachable(name: ServiceName, timeoutMs = 1000): Promise<boolean> {
   return isListening(SERVICES[name], timeoutMs);
