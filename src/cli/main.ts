@@ -302,8 +302,14 @@ export function buildProgram(): Command {
     )
     .option('--cluster', 'run as one node of a fleet sharing the --store (postgres:// or nats://)')
     .option('--node-id <id>', "this node's name in the fleet (default: host name and HTTP port)")
-    .option('--advertise-address <host:port>', 'where other fleet nodes reach this one (default: the HTTP address)')
-    .option('--lease-ttl <duration>', "a stream's lease time in a fleet: fail-over happens within it (default 10s)")
+    .option(
+      '--advertise-address <host:port>',
+      'where other fleet nodes reach this one (default: the HTTP address)',
+    )
+    .option(
+      '--lease-ttl <duration>',
+      "a stream's lease time in a fleet: fail-over happens within it (default 10s)",
+    )
     .option(
       '--max-body-size <bytes>',
       'largest request body the API accepts (larger is 413); suffixes KiB, MiB',

@@ -223,4 +223,3 @@ function coerceLeaf(spec: FieldSpec, value: unknown, at: ValueLocation, ctx: Nor
       return clone(value);
   }
 }
-

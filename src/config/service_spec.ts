@@ -59,7 +59,7 @@ export const STREAMS_MODE_FIELD: FieldSpec = {
           name: 'node_id',
           type: 'string',
           kind: 'scalar',
-          description: 'This node\'s name in the fleet; defaults to the host name and the HTTP port.',
+          description: "This node's name in the fleet; defaults to the host name and the HTTP port.",
           default: '',
         },
         {
@@ -75,7 +75,7 @@ export const STREAMS_MODE_FIELD: FieldSpec = {
           type: 'string',
           kind: 'scalar',
           description:
-            'How long a stream\'s lease lasts without renewal: after a node dies its streams start elsewhere within this time. Renewed every quarter of it.',
+            "How long a stream's lease lasts without renewal: after a node dies its streams start elsewhere within this time. Renewed every quarter of it.",
           default: '10s',
         },
       ],
