@@ -67,6 +67,8 @@ export class FleetCoordinator implements FleetView {
   private timer: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private readonly forwarders = new Set<string>();
+  /** When this node last claimed each id through the API (performance.now()). */
+  private readonly claims = new Map<string, number>();
   private ticking: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -182,6 +184,7 @@ export class FleetCoordinator implements FleetView {
   /** An API create on this node: takes the lease first, so no other node starts the same id. */
   async claim(id: string): Promise<boolean> {
     this.busy.add(id);
+    this.claims.set(id, performance.now());
     const held = await this.options.leases
       .acquire(id, this.node.id, this.options.leaseTtlMs)
       .catch(() => false);
@@ -233,7 +236,7 @@ export class FleetCoordinator implements FleetView {
     const began = performance.now();
     let held: Set<string>;
     try {
-      held = await leases.heartbeat(this.node, leaseTtlMs);
+      held = await withTimeout(leases.heartbeat(this.node, leaseTtlMs), leaseTtlMs, 'renewal took too long');
       this.lastRenewal = began;
       if (this.storeProblem !== undefined) logger.info(`fleet store ${leases.name} is reachable again`);
       this.storeProblem = undefined;
@@ -244,11 +247,18 @@ export class FleetCoordinator implements FleetView {
       return;
     }
     // Leases this node no longer holds (expired while it was slow): another node may run them now.
+    // A stream claimed after this renewal began is not in `held` yet: it is left for the next tick.
     for (const id of [...this.running]) {
-      if (!held.has(id) && !this.busy.has(id)) await this.unload(id, 'its lease expired');
+      if (!held.has(id) && !this.busy.has(id) && !this.claimedSince(id, began))
+        await this.unload(id, 'its lease expired');
     }
     logger.debug(`fleet tick: renewed ${held.size} leases in ${Math.round(performance.now() - began)} ms`);
-    const { nodes, owners } = await this.refresh();
+    // Bounded: a store that stops answering mid-tick must not stall every later tick.
+    const { nodes, owners } = await withTimeout(
+      this.refresh(),
+      leaseTtlMs,
+      'reading the fleet took too long',
+    );
     logger.debug(`fleet tick: ${nodes.length} nodes, ${owners.size} leases`);
     let handOver = Math.max(1, Math.ceil(this.running.size / 4));
     for (const [id, value] of this.desired) {
@@ -268,6 +278,10 @@ export class FleetCoordinator implements FleetView {
       if (!this.desired.has(id) && !this.busy.has(id)) await this.unload(id, 'it was deleted');
     }
     this.placeForwarders(owners);
+  }
+
+  private claimedSince(id: string, time: number): boolean {
+    return (this.claims.get(id) ?? -1) >= time;
   }
 
   private sinceRenewal(): number {
@@ -364,6 +378,14 @@ export class FleetCoordinator implements FleetView {
       );
     }
   }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, why: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(why)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function keyOf(section: string, id: string): string {

@@ -25,6 +25,8 @@ export class NatsLeases implements LeaseStore {
   private nc: NatsConnection | undefined;
   private kv: KV | undefined;
   private readonly listeners: Array<() => void> = [];
+  /** Every key of the bucket as the watch last reported it: nodes() and leases() read this. */
+  private readonly mirror = new Map<string, { value: LeaseRecord; revision: number }>();
   /** Lease key → the revision this node last wrote. */
   private readonly mine = new Map<string, number>();
   private joined = false;
@@ -47,21 +49,40 @@ export class NatsLeases implements LeaseStore {
     });
     const js = lib.jetstream.jetstream(this.nc, { timeout: TIMEOUT_MS });
     this.kv = await new lib.kv.Kvm(js).create(`${bucket}_fleet`, { history: 1 });
-    const watch = await this.kv.watch({ include: lib.kv.KvWatchInclude.UpdatesOnly });
-    // Renewals are writes too: only a lease given up, a node leaving or a node seen for the first
-    // time is news (reacting to every renewal would tick each node on every other node's heartbeat).
+    // One watch keeps a mirror of the bucket (last values first, then every change): listing keys
+    // on each tick raced with the renewals that change them all the time.
+    const watch = await this.kv.watch({ key: '>' });
     const seenNodes = new Set<string>();
-    void (async () => {
-      for await (const entry of watch) {
-        const news =
-          entry.operation !== 'PUT' || (entry.key.startsWith('node.') && !seenNodes.has(entry.key));
-        if (entry.key.startsWith('node.')) {
-          if (entry.operation === 'PUT') seenNodes.add(entry.key);
-          else seenNodes.delete(entry.key);
+    let initial = true;
+    const ready = new Promise<void>((resolve) => {
+      void (async () => {
+        for await (const entry of watch) {
+          if (entry.operation === 'PUT') {
+            try {
+              this.mirror.set(entry.key, { value: entry.json<LeaseRecord>(), revision: entry.revision });
+            } catch {
+              this.mirror.delete(entry.key);
+            }
+          } else this.mirror.delete(entry.key);
+          // Renewals are writes too: only a lease given up, a node leaving or a node seen for the
+          // first time is news (reacting to every renewal would tick each node on every heartbeat).
+          const isNode = entry.key.startsWith('node.');
+          const news = entry.operation !== 'PUT' || (isNode && !seenNodes.has(entry.key));
+          if (isNode) {
+            if (entry.operation === 'PUT') seenNodes.add(entry.key);
+            else seenNodes.delete(entry.key);
+          }
+          // The last of the initial values comes with delta 0 (nothing more pending).
+          if (initial && entry.delta === 0) {
+            initial = false;
+            resolve();
+          }
+          if (news && !initial) for (const listener of this.listeners) listener();
         }
-        if (news) for (const listener of this.listeners) listener();
-      }
-    })().catch(() => undefined);
+      })().catch(() => undefined);
+    });
+    // An empty bucket sends no initial values: do not wait for them.
+    await Promise.race([ready, new Promise((r) => setTimeout(r, 500))]);
   }
 
   async heartbeat(node: FleetNode, ttlMs: number): Promise<Set<string>> {
@@ -89,7 +110,7 @@ export class NatsLeases implements LeaseStore {
 
   async nodes(): Promise<FleetNode[]> {
     const now = Date.now();
-    return [...(await this.read('node.')).values()]
+    return [...this.mirrored('node.').values()]
       .filter((e) => e.value.expires > now)
       .map((e) => ({ id: e.value.node, address: e.value.address ?? '' }))
       .sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -98,7 +119,7 @@ export class NatsLeases implements LeaseStore {
   async leases(): Promise<Map<string, string>> {
     const now = Date.now();
     const out = new Map<string, string>();
-    for (const [key, entry] of await this.read('lease.'))
+    for (const [key, entry] of this.mirrored('lease.'))
       if (entry.value.expires > now) out.set(decodeId(key.slice('lease.'.length)), entry.value.node);
     return out;
   }
@@ -135,7 +156,7 @@ export class NatsLeases implements LeaseStore {
 
   async leave(nodeId: string): Promise<void> {
     const kv = this.bucket();
-    for (const [key, entry] of await this.read('lease.'))
+    for (const [key, entry] of this.mirrored('lease.'))
       if (entry.value.node === nodeId)
         await kv.delete(key, { previousSeq: entry.revision }).catch(() => undefined);
     await kv.delete(`node.${encodeId(nodeId)}`);
@@ -157,15 +178,7 @@ export class NatsLeases implements LeaseStore {
     return this.kv;
   }
 
-  private async read(prefix: string): Promise<Map<string, { value: LeaseRecord; revision: number }>> {
-    const kv = this.bucket();
-    const keys: string[] = [];
-    for await (const key of await kv.keys(`${prefix}>`)) keys.push(key);
-    const out = new Map<string, { value: LeaseRecord; revision: number }>();
-    for (const entry of await Promise.all(keys.map((k) => kv.get(k)))) {
-      if (entry && entry.operation === 'PUT')
-        out.set(entry.key, { value: entry.json<LeaseRecord>(), revision: entry.revision });
-    }
-    return out;
+  private mirrored(prefix: string): Map<string, { value: LeaseRecord; revision: number }> {
+    return new Map([...this.mirror].filter(([key]) => key.startsWith(prefix)));
   }
 }
