@@ -15,7 +15,7 @@ describe('nekton list', () => {
     assert.equal(result.code, 0);
     assert.match(
       result.stdout,
-      /^Caches:\n {2}- file\n {2}- lru\n {2}- memory\n {2}- multilevel\n[\s\S]*\nRate Limits:\n {2}- local\n/,
+      /^Caches:\n(?: {2}- \w+\n)* {2}- file\n {2}- lru\n(?: {2}- \w+\n)* {2}- memory\n {2}- multilevel\n[\s\S]*\nRate Limits:\n {2}- local\n/,
     );
     assert.doesNotMatch(result.stdout, /Inputs:/);
   });
