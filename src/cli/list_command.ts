@@ -55,10 +55,23 @@ export async function listComponents(args: readonly string[], options: ListOptio
     return 0;
   }
   const sections = Object.entries(byKind).map(
-    ([k, names]) => `${title(k)}:\n${names.map((n) => `  - ${n}\n`).join('')}`,
+    ([k, names]) => `${title(k)}:\n${names.map((n) => `  - ${n}\n`).join('')}${unavailableNote(k)}`,
   );
   process.stdout.write(sections.join('\n'));
   return 0;
+}
+
+/** Reference components nekton will not have, and why: listed so nobody searches for them. */
+const UNAVAILABLE: Record<string, Record<string, string>> = {
+  processors: {
+    awk: 'no faithful awk interpreter exists for Node.js (the reference embeds GoAWK); use mapping or javascript',
+  },
+};
+
+function unavailableNote(kind: string): string {
+  const entries = Object.entries(UNAVAILABLE[kind] ?? {});
+  if (entries.length === 0) return '';
+  return `  Not available in nekton:\n${entries.map(([name, why]) => `  - ${name}: ${why}\n`).join('')}`;
 }
 
 /** `rate-limits` -> `Rate Limits`. */

@@ -20,6 +20,13 @@ describe('nekton list', () => {
     assert.doesNotMatch(result.stdout, /Inputs:/);
   });
 
+  it('says which reference processors nekton will not have, and why', async () => {
+    const result = await runNekton(['list', 'processors']);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /Not available in nekton:\n {2}- awk: no faithful awk interpreter/);
+    assert.doesNotMatch((await runNekton(['list', 'caches'])).stdout, /Not available/);
+  });
+
   it('lists metrics, tracers and Bloblang functions and methods', async () => {
     const result = await runNekton([
       'list',
