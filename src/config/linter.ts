@@ -336,6 +336,7 @@ export class ConfigLinter {
         spec.check === 'duration' && !(spec.interpolated && value.includes(INTERPOLATION_START)),
         durationProblem,
       ],
+      [spec.check === 'unsupported', () => ({ message: 'is not supported by nekton: remove it', line: 1 })],
     ];
     for (const [applies, check] of checks) {
       if (!applies) continue;

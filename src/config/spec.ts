@@ -35,7 +35,8 @@ export type FieldType =
 export type FieldKind = 'scalar' | 'array' | '2darray' | 'map';
 
 /** The parsing a field's text gets beyond its YAML type, checked by the linter at the value's line. */
-export type ValueCheck = 'duration';
+/** `duration`: a Go duration; `unsupported`: any non-empty value is refused (a field nekton cannot honour). */
+export type ValueCheck = 'duration' | 'unsupported';
 
 /** What a field parser may ask of the component being built (a BuildContext satisfies it). */
 export interface FieldParseContext {

@@ -95,12 +95,15 @@ export function lintNatsConnection(config: RawConfigOf<typeof connectionFields>)
   return problems;
 }
 
-/** The reference's tracing fields; accepted so configs lint, but nekton has no tracer to feed. */
+/**
+ * The reference's tracing maps. nekton carries a trace in the W3C `traceparent` metadata instead
+ * (see the tracer), so a mapping here would be ignored: lint refuses a non-empty one.
+ */
 export function tracingMapField<const N extends 'extract_tracing_map' | 'inject_tracing_map'>(name: N) {
   return field.string(
     name,
-    'Accepted for compatibility; nekton does not propagate tracing spans yet, so this mapping is not applied.',
-    { ...opt, bloblang: true },
+    'Not supported: nekton carries traces in the W3C `traceparent` metadata (forward it as a header with the metadata filter); a non-empty mapping is refused by lint.',
+    { ...opt, bloblang: true, check: 'unsupported' },
   );
 }
 
