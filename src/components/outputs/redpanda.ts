@@ -72,7 +72,7 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary:
     'Produces messages to Kafka (Redpanda) topics; a batch counts as written once the brokers acknowledged it.',
-  description: `The kafka_franz producer with the redpanda field set: ${franzSpec.description} \`seed_brokers\` is required by nekton; \`inject_tracing_map\` is refused by lint (traces travel in the `traceparent` metadata).`,
+  description: `The kafka_franz producer with the redpanda field set: ${franzSpec.description} \`seed_brokers\` is required by nekton; \`inject_tracing_map\` is refused by lint (traces travel in the \`traceparent\` metadata).`,
   fields,
   examples: [
     {
