@@ -17,6 +17,7 @@ import { w6Streams } from './workloads/w6_streams.js';
 import { w7Batching } from './workloads/w7_batching.js';
 import { w8BatchedOutputs } from './workloads/w8_batched_outputs.js';
 import { w9Http, w10Protobuf, w11Avro } from './workloads/w9_components.js';
+import { w12Fleet } from './workloads/w12_fleet.js';
 
 const args = process.argv.slice(2);
 const flagValue = (flag: string) => {
@@ -58,6 +59,7 @@ const workloads: Workload[] = [
   w9Http(workDir),
   w10Protobuf(workDir),
   w11Avro(workDir),
+  w12Fleet(workDir),
   rxRegexp(workDir),
 ];
 
