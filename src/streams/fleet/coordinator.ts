@@ -16,6 +16,9 @@ import { streamEndpointForwarder } from './endpoint_forwarder.js';
 import type { FleetNode, FleetView, LeaseStore } from './lease_store.js';
 import { preferredNode } from './rendezvous.js';
 
+/** Streams started (or handed over) at once within a tick. */
+const ADOPT_CONCURRENCY = 32;
+
 /** The share of the lease time after the last renewal at which a cut-off node stops its streams. */
 const FENCE_SHARE = 0.6;
 
@@ -261,16 +264,28 @@ export class FleetCoordinator implements FleetView {
     );
     logger.debug(`fleet tick: ${nodes.length} nodes, ${owners.size} leases`);
     let handOver = Math.max(1, Math.ceil(this.running.size / 4));
+    const work: (() => Promise<void>)[] = [];
     for (const [id, value] of this.desired) {
       if (this.busy.has(id) || this.stopped) continue;
       const owner = owners.get(id);
       const preferred = this.preferred(id, nodes).id;
       if (owner === this.node.id) {
-        if (!this.running.has(id)) await this.adopt(id, value);
-        else if (preferred !== this.node.id && handOver-- > 0) await this.handOver(id, preferred);
+        if (!this.running.has(id)) work.push(() => this.adopt(id, value));
+        else if (preferred !== this.node.id && handOver-- > 0) work.push(() => this.handOver(id, preferred));
       } else if (owner === undefined && preferred === this.node.id) {
         if (this.failed.get(id) === JSON.stringify(value)) continue;
-        if (await leases.acquire(id, this.node.id, leaseTtlMs)) await this.adopt(id, value);
+        work.push(async () => {
+          if (await leases.acquire(id, this.node.id, leaseTtlMs)) await this.adopt(id, value);
+        });
+      }
+    }
+    // Many streams at once (a fail-over, a restart): started in parallel, and the tick ends after a
+    // quarter of the lease time so the next renewal comes in time; the rest wait for the next tick.
+    for (let i = 0; i < work.length && !this.stopped; i += ADOPT_CONCURRENCY) {
+      await Promise.all(work.slice(i, i + ADOPT_CONCURRENCY).map((step) => step()));
+      if (performance.now() - began > leaseTtlMs / 4 && i + ADOPT_CONCURRENCY < work.length) {
+        this.again = true;
+        break;
       }
     }
     // Streams deleted from the store by another node.
