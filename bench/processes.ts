@@ -45,8 +45,8 @@ export const timeCommand = async (command: string, args: string[], env: Record<s
   (await runCommand(command, args, env)).seconds;
 
 /** `node bin/nekton ...args` to completion; resolves seconds. */
-export const timeNekton = (args: string[]) =>
-  timeCommand(process.execPath, [...NEKTON_NODE_FLAGS, NEKTON_BIN, ...args]);
+export const timeNekton = (args: string[], env: Record<string, string> = {}) =>
+  timeCommand(process.execPath, [...NEKTON_NODE_FLAGS, NEKTON_BIN, ...args], env);
 
 const RSS_PROBE = join(ROOT, 'bench', 'baselines', 'report_max_rss.cjs');
 

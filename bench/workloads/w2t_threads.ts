@@ -8,6 +8,8 @@ import { type Measured, type Metrics, num, ratioRow, type Workload } from '../ha
 import { timeCommand, timeNekton } from '../processes.js';
 import { batchedMappingConfig } from './w7_batching.js';
 
+const WORKERS = { NEKTON_PIPELINE_WORKERS: '1' };
+
 export function w2tThreads(workDir: string, docs = 1_000_000): Workload {
   const dataFile = join(workDir, 'w2t-docs.jsonl');
   const figures = (seconds: number): Metrics => ({ rate: docs / seconds });
@@ -25,8 +27,9 @@ export function w2tThreads(workDir: string, docs = 1_000_000): Workload {
       writeFileSync(two, batchedMappingConfig(dataFile, 0, 2));
     },
     contenders: [
-      { name: 'nekton threads 2', run: async () => figures(await timeNekton(['-c', two])) },
-      { name: 'nekton threads 1', run: async () => figures(await timeNekton(['-c', one])) },
+      // Worker threads are opt-in (NEKTON_PIPELINE_WORKERS); both contenders run with it on.
+      { name: 'nekton threads 2', run: async () => figures(await timeNekton(['-c', two], WORKERS)) },
+      { name: 'nekton threads 1', run: async () => figures(await timeNekton(['-c', one], WORKERS)) },
       {
         name: 'hand-written JS',
         run: async () =>

@@ -12,6 +12,10 @@ import { createTestEnv } from '../helpers/context.js';
 import { FakeWorld, fakeSpecs, fakeStream, throwerProcessor } from '../helpers/fake_components.js';
 import { waitFor } from '../helpers/kit.js';
 
+// Worker threads are opt-in (src/engine/stream.ts): this file runs in its own process, so turning
+// them on here affects nothing else.
+process.env.NEKTON_PIPELINE_WORKERS = '1';
+
 const docs = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ n: i, name: `doc ${i}` }));
 
 function processor(type: string, config: unknown, at = 0): ComponentConfig {
