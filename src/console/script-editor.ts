@@ -22,7 +22,7 @@ export const SCRIPT_EDITOR = String.raw`
     gutter.scrollTop = editor.scrollTop;
   }
 
-  // "(3,1) field nope not recognised" → line 3.
+  // "(3,1) field nope not recognised" -> line 3.
   function showLints(lints) {
     lintsByLine = {};
     var list = byId('lints');

@@ -75,7 +75,7 @@ export const SCRIPT_STREAMS = String.raw`
       return id + ' ' + latest.toFixed(1) + unit;
     });
     svg.setAttribute('data-max', String(max));
-    byId(legendId).textContent = ids.length ? legend.join('   ') + '   (scale 0–' + max.toFixed(1) + unit + ')' : '';
+    byId(legendId).textContent = ids.length ? legend.join('   ') + '   (scale 0 to ' + max.toFixed(1) + unit + ')' : '';
   }
 
   function sparkline(values, color) {
