@@ -330,7 +330,8 @@ export class ConfigLinter {
     if (typeof value !== 'string' || value === '') return;
     const checks: [boolean, (text: string) => { message: string; line: number } | undefined][] = [
       [spec.interpolated === true, (t) => this.bloblang.checkInterpolation(t)],
-      [spec.bloblang === true, (t) => this.bloblang.checkMapping(t)],
+      // A field nekton refuses outright says only that, not also what is wrong inside it.
+      [spec.bloblang === true && spec.check !== 'unsupported', (t) => this.bloblang.checkMapping(t)],
       [spec.regexp === true, regexpProblem],
       [
         spec.check === 'duration' && !(spec.interpolated && value.includes(INTERPOLATION_START)),
