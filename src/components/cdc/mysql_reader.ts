@@ -8,10 +8,11 @@ import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { Logger } from 'pino';
 import type { InputReader, Transaction } from '../../engine/component.js';
 import type { Resources } from '../../engine/context.js';
-import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { errorMessage } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
 import type { TlsOptions } from '../fields/tls.js';
 import type { MysqlTarget } from '../sql/dsn.js';
+import { ChangeQueue } from './change_queue.js';
 import { OrderedCheckpoint } from './checkpoint.js';
 import { type BinlogPosition, formatPosition, parsePosition } from './mysql_position.js';
 import { beginSnapshot, binlogStatus, isMariadb, readTable } from './mysql_snapshot.js';
@@ -46,10 +47,8 @@ function normalise(row: Record<string, unknown>): Record<string, unknown> {
 export class MysqlCdcReader implements InputReader {
   private conn: Connection | null = null;
   private zongji: ZongJiType | null = null;
-  private queue: Pending[] = [];
+  private readonly changes = new ChangeQueue<Pending>('mysql_cdc');
   /** Reads waiting for a change (the engine may have more than one running). */
-  private waiting: (() => void)[] = [];
-  private failure: Error | null = null;
   private checkpoint: OrderedCheckpoint<BinlogPosition>;
   private storing: Promise<void> = Promise.resolve();
   private paused = false;
@@ -83,8 +82,7 @@ export class MysqlCdcReader implements InputReader {
 
   async connect(): Promise<void> {
     await this.teardown();
-    this.failure = null;
-    this.queue = [];
+    this.changes.reset();
     this.checkpoint.release();
     this.checkpoint = new OrderedCheckpoint(this.config.checkpoint_limit);
     const database = this.target.database;
@@ -243,9 +241,8 @@ export class MysqlCdcReader implements InputReader {
 
   private push(message: Message, position: BinlogPosition | undefined): void {
     const tracked = this.checkpoint.track(position);
-    this.queue.push({ message, done: tracked.resolve });
+    this.changes.push({ message, done: tracked.resolve });
     this.throttle();
-    this.wakeUp();
   }
 
   private passPosition(position: BinlogPosition): void {
@@ -280,28 +277,12 @@ export class MysqlCdcReader implements InputReader {
   }
 
   private fail(err: Error): void {
-    if (this.state.closed || this.failure) return;
-    this.failure = err;
-    this.wakeUp();
-  }
-
-  private wakeUp(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const w of waiting) w();
+    if (!this.state.closed) this.changes.fail(err);
   }
 
   async read(): Promise<Transaction | null> {
-    for (;;) {
-      if (this.state.closed) return null;
-      const next = this.queue.shift();
-      if (next) return this.transaction(next);
-      if (this.failure) {
-        const reason = errorMessage(this.failure);
-        throw new NotConnectedError(reason.startsWith('mysql_cdc') ? reason : `mysql_cdc: ${reason}`);
-      }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
+    const next = await this.changes.next(() => this.state.closed);
+    return next ? this.transaction(next) : null;
   }
 
   private transaction(item: Pending): Transaction {
@@ -310,8 +291,7 @@ export class MysqlCdcReader implements InputReader {
       ack: async (err) => {
         if (err) {
           if (!this.state.closed) {
-            this.queue.unshift({ ...item, message: item.message.copy() });
-            this.wakeUp();
+            this.changes.requeue({ ...item, message: item.message.copy() });
           }
           return;
         }
@@ -345,7 +325,7 @@ export class MysqlCdcReader implements InputReader {
   async close(): Promise<void> {
     this.state.closed = true;
     this.checkpoint.release();
-    this.wakeUp();
+    this.changes.wakeUp();
     await this.teardown();
   }
 }

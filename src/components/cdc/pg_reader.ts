@@ -6,8 +6,9 @@ import pg from 'pg';
 import { LogicalReplicationService, type Pgoutput, PgoutputPlugin } from 'pg-logical-replication';
 import type { Logger } from 'pino';
 import type { InputReader, Transaction } from '../../engine/component.js';
-import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { errorMessage } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
+import { ChangeQueue } from './change_queue.js';
 import { OrderedCheckpoint } from './checkpoint.js';
 import { type ColumnInfo, type CommonSchema, commonSchema, normaliseRow } from './pg_rows.js';
 import { checkSlot, checkWalLevel, ensurePublication } from './pg_setup.js';
@@ -55,10 +56,8 @@ export function describeDsn(dsn: string): string {
 export class PgCdcReader implements InputReader {
   private service: LogicalReplicationService | null = null;
   private admin: pg.Client | null = null;
-  private queue: Pending[] = [];
+  private readonly changes = new ChangeQueue<Pending>('postgres_cdc');
   /** Reads waiting for a change (the engine may have more than one running). */
-  private waiting: (() => void)[] = [];
-  private failure: Error | null = null;
   private checkpoint: OrderedCheckpoint<string>;
   private confirmed: string | null = null;
   private schemas = new Map<number, CommonSchema>();
@@ -79,8 +78,7 @@ export class PgCdcReader implements InputReader {
 
   async connect(): Promise<void> {
     await this.teardown();
-    this.failure = null;
-    this.queue = [];
+    this.changes.reset();
     this.checkpoint.release();
     this.checkpoint = new OrderedCheckpoint(this.config.checkpoint_limit);
     const admin = new pg.Client(this.clientConfig());
@@ -154,7 +152,7 @@ export class PgCdcReader implements InputReader {
     await Promise.race([
       started,
       subscription.then(() =>
-        Promise.reject(this.failure ?? new Error('postgres_cdc: closed while connecting')),
+        Promise.reject(this.changes.failure ?? new Error('postgres_cdc: closed while connecting')),
       ),
     ]);
     const standby = setInterval(
@@ -195,8 +193,7 @@ export class PgCdcReader implements InputReader {
     await this.checkpoint.room(this.state);
     if (this.state.closed) return;
     const tracked = this.checkpoint.track(position);
-    this.queue.push({ message, done: tracked.resolve });
-    this.wakeUp();
+    this.changes.push({ message, done: tracked.resolve });
   }
 
   /** A change that moves the checkpoint without a message (a commit when markers are off). */
@@ -306,28 +303,12 @@ export class PgCdcReader implements InputReader {
   }
 
   private fail(err: Error): void {
-    if (this.state.closed || this.failure) return;
-    this.failure = err;
-    this.wakeUp();
-  }
-
-  private wakeUp(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const w of waiting) w();
+    if (!this.state.closed) this.changes.fail(err);
   }
 
   async read(): Promise<Transaction | null> {
-    for (;;) {
-      if (this.state.closed) return null;
-      const next = this.queue.shift();
-      if (next) return this.transaction(next);
-      if (this.failure) {
-        const reason = errorMessage(this.failure);
-        throw new NotConnectedError(reason.startsWith('postgres_cdc') ? reason : `postgres_cdc: ${reason}`);
-      }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
+    const next = await this.changes.next(() => this.state.closed);
+    return next ? this.transaction(next) : null;
   }
 
   private transaction(item: Pending): Transaction {
@@ -337,8 +318,7 @@ export class PgCdcReader implements InputReader {
         if (err) {
           // Delivered again before anything newer (the engine replays it itself when auto_replay_nacks is on).
           if (!this.state.closed) {
-            this.queue.unshift({ ...item, message: item.message.copy() });
-            this.wakeUp();
+            this.changes.requeue({ ...item, message: item.message.copy() });
           }
           return;
         }
@@ -365,7 +345,7 @@ export class PgCdcReader implements InputReader {
   async close(): Promise<void> {
     this.state.closed = true;
     this.checkpoint.release();
-    this.wakeUp();
+    this.changes.wakeUp();
     await this.teardown();
   }
 }
