@@ -48,3 +48,32 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+export interface RetryOptions {
+  /** The error text of a failed attempt: thrown (with the error as its cause) once retries end. */
+  describe: (err: unknown) => string;
+  /** Errors no retry can mend (refused credentials, a missing table): thrown at once. */
+  fatal?: (err: unknown) => boolean;
+  /** Told before each wait (a debug log line). */
+  onRetry?: (text: string, waitMs: number) => void;
+}
+
+/** Runs `run` until it succeeds, or until the backoff's elapsed budget is spent or an error is fatal. */
+export async function withRetries<T>(
+  config: BackoffConfig,
+  run: () => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
+  const backoff = new Backoff(config);
+  for (;;) {
+    try {
+      return await run();
+    } catch (err) {
+      const text = options.describe(err);
+      const wait = options.fatal?.(err) ? null : backoff.next();
+      if (wait === null) throw new Error(text, { cause: err });
+      options.onRetry?.(text, wait);
+      await sleep(wait);
+    }
+  }
+}

@@ -4,7 +4,7 @@
 import type { DynamoDBClient, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { Logger } from 'pino';
 import { defineComponent, field } from '../../config/spec.js';
-import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
+import { type BackoffConfig, withRetries } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
 import { dynamoClient } from '../aws/dynamodb.js';
 import { dynamo, loadAws } from '../aws/library.js';
@@ -97,25 +97,19 @@ export class DynamoCache implements Cache {
   }
 
   /** Retries with the `retries` backoff; refused credentials and a refused add fail at once. */
-  private async retry<T>(op: string, key: string, run: () => Promise<T>): Promise<T> {
-    const backoff = new Backoff(this.o.retries);
-    for (;;) {
-      try {
-        return await run();
-      } catch (err) {
-        const name = (err as { name?: string }).name;
-        const text = `aws_dynamodb cache ${op} of '${key}' in table '${this.o.table}': ${
-          name === 'ResourceNotFoundException'
+  private retry<T>(op: string, key: string, run: () => Promise<T>): Promise<T> {
+    const nameOf = (err: unknown) => (err as { name?: string }).name;
+    return withRetries(this.o.retries, run, {
+      describe: (err) =>
+        `aws_dynamodb cache ${op} of '${key}' in table '${this.o.table}': ${
+          nameOf(err) === 'ResourceNotFoundException'
             ? `the table does not exist at ${this.o.target}`
             : awsErrorText(err, this.o.target)
-        }`;
-        const final = isCredentialError(err) || name === ADD_REFUSED || name === 'ResourceNotFoundException';
-        const wait = final ? null : backoff.next();
-        if (wait === null) throw new Error(text, { cause: err });
-        this.logger.debug(`${text}; retrying in ${wait}ms`);
-        await sleep(wait);
-      }
-    }
+        }`,
+      fatal: (err) =>
+        isCredentialError(err) || nameOf(err) === ADD_REFUSED || nameOf(err) === 'ResourceNotFoundException',
+      onRetry: (text, wait) => this.logger.debug(`${text}; retrying in ${wait}ms`),
+    });
   }
 }
 

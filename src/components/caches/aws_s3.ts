@@ -3,7 +3,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Logger } from 'pino';
 import { defineComponent, field } from '../../config/spec.js';
-import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
+import { type BackoffConfig, withRetries } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
 import { loadAws, s3 } from '../aws/library.js';
 import { awsClientOptions, awsErrorText, describeTarget, isCredentialError } from '../aws/session.js';
@@ -78,19 +78,13 @@ export class S3Cache implements Cache {
   }
 
   /** Retries a failed request with the `retries` backoff; refused credentials fail at once. */
-  private async retry<T>(op: string, key: string, run: () => Promise<T>): Promise<T> {
-    const backoff = new Backoff(this.retries);
-    for (;;) {
-      try {
-        return await run();
-      } catch (err) {
-        const text = `aws_s3 cache ${op} of '${key}' in bucket '${this.bucket}': ${awsErrorText(err, this.target)}`;
-        const wait = isCredentialError(err) ? null : backoff.next();
-        if (wait === null) throw new Error(text, { cause: err });
-        this.logger.debug(`${text}; retrying in ${wait}ms`);
-        await sleep(wait);
-      }
-    }
+  private retry<T>(op: string, key: string, run: () => Promise<T>): Promise<T> {
+    return withRetries(this.retries, run, {
+      describe: (err) =>
+        `aws_s3 cache ${op} of '${key}' in bucket '${this.bucket}': ${awsErrorText(err, this.target)}`,
+      fatal: isCredentialError,
+      onRetry: (text, wait) => this.logger.debug(`${text}; retrying in ${wait}ms`),
+    });
   }
 }
 

@@ -2,7 +2,7 @@
 import type { Client } from 'memjs';
 import type { Logger } from 'pino';
 import { defineComponent, field } from '../../config/spec.js';
-import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
+import { type BackoffConfig, withRetries } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { backoffField } from '../fields/backoff.js';
@@ -81,18 +81,11 @@ export class MemcachedCache implements Cache {
   }
 
   /** Runs an operation, retrying failures (not misses) until the backoff gives up. */
-  private async retry<T>(op: string, run: (client: MemcachedClient) => Promise<T>): Promise<T> {
-    const backoff = new Backoff(this.retries);
-    for (;;) {
-      try {
-        return await run(await this.open());
-      } catch (err) {
-        const wait = backoff.next();
-        if (wait === null) throw new Error(`memcached ${op} at ${this.where} failed: ${errorMessage(err)}`);
-        this.logger.debug(`memcached ${op} failed, retrying in ${wait}ms: ${errorMessage(err)}`);
-        await sleep(wait);
-      }
-    }
+  private retry<T>(op: string, run: (client: MemcachedClient) => Promise<T>): Promise<T> {
+    return withRetries(this.retries, async () => run(await this.open()), {
+      describe: (err) => `memcached ${op} at ${this.where} failed: ${errorMessage(err)}`,
+      onRetry: (text, wait) => this.logger.debug(`${text}; retrying in ${wait}ms`),
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 // The `redis` cache: keys (with an optional prefix) stored as Redis strings, with TTLs.
 import type { Logger } from 'pino';
 import { defineComponent, field } from '../../config/spec.js';
-import { Backoff, type BackoffConfig, sleep } from '../../engine/backoff.js';
+import { type BackoffConfig, withRetries } from '../../engine/backoff.js';
 import type { Cache } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { backoffField } from '../fields/backoff.js';
@@ -54,19 +54,11 @@ export class RedisCache implements Cache {
   }
 
   /** Retries failed commands (a lost connection is re-opened on the next try) until the backoff gives up. */
-  private async retry(op: string, run: () => Promise<RedisReply>): Promise<RedisReply> {
-    const backoff = new Backoff(this.retries);
-    for (;;) {
-      try {
-        return await run();
-      } catch (err) {
-        const wait = backoff.next();
-        if (wait === null)
-          throw new Error(`redis cache ${op} at ${this.session.address} failed: ${errorMessage(err)}`);
-        this.logger.debug(`redis cache ${op} failed, retrying in ${wait}ms: ${errorMessage(err)}`);
-        await sleep(wait);
-      }
-    }
+  private retry(op: string, run: () => Promise<RedisReply>): Promise<RedisReply> {
+    return withRetries(this.retries, run, {
+      describe: (err) => `redis cache ${op} at ${this.session.address} failed: ${errorMessage(err)}`,
+      onRetry: (text, wait) => this.logger.debug(`${text}; retrying in ${wait}ms`),
+    });
   }
 }
 
