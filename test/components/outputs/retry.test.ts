@@ -36,7 +36,9 @@ describe('retry output', () => {
     const started = Date.now();
     await assert.rejects(out.write([new Message('x')]));
     assert.ok(Date.now() - started >= 25);
-    assert.ok(inner.attempts >= 3);
+    // It retried before giving up; how many times depends on timers on a loaded machine (a 5 ms
+    // wait that took 30 ms left room for only two attempts in one CI run).
+    assert.ok(inner.attempts >= 2, `${inner.attempts} attempts`);
   });
 
   it('gives each attempt fresh copies of the messages', async () => {
