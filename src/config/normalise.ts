@@ -12,7 +12,7 @@ import {
 } from './schema.js';
 import type { FieldSpec } from './spec.js';
 import { failAt, problemAt } from './value_problems.js';
-import type { LineIndex } from './yaml_document.js';
+import { type LineIndex, pathKey } from './yaml_document.js';
 
 export interface NormaliseContext {
   readonly provider: SchemaProvider;
@@ -198,8 +198,9 @@ function coerceLeaf(spec: FieldSpec, value: unknown, at: ValueLocation, ctx: Nor
     case 'string':
       if (value === null) return '';
       if (typeof value === 'string') return value;
-      if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-        return String(value);
+      if (typeof value === 'number' || typeof value === 'bigint')
+        return ctx.lines?.get(pathKey(at.docPath))?.numberText ?? String(value);
+      if (typeof value === 'boolean') return String(value);
       return wrong();
     case 'int':
       if (value === null) return 0;

@@ -164,6 +164,11 @@ export interface TextPosition {
   readonly col: number;
   /** `--set a.b=c` for a value given on the command line (then line and col are 1). */
   readonly origin?: string;
+  /**
+   * The text of a plain scalar read as a number (`0755`, `0x1F`, `1e3`): a string field keeps it
+   * as written, as go-yaml decodes a scalar into a Go string, instead of the number re-printed.
+   */
+  readonly numberText?: string;
 }
 
 /** Where a node starts (for a block map: its first key); undefined for a node without a range. */
@@ -229,7 +234,9 @@ export function buildLineIndex(parsed: ParsedYaml): LineIndex {
   const visit = (node: unknown, segments: (string | number)[]) => {
     if (!node || typeof node !== 'object') return;
     const n = node as Node;
-    index.set(pathKey(segments), positionOf(n, parsed.lines) ?? start);
+    const at = positionOf(n, parsed.lines) ?? start;
+    const numeric = isScalar(n) && (typeof n.value === 'number' || typeof n.value === 'bigint');
+    index.set(pathKey(segments), numeric && n.source ? { ...at, numberText: n.source } : at);
     if (segments.length > MAX_DEPTH) return;
     if (isMap(n)) {
       for (const pair of n.items) {

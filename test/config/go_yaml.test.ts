@@ -8,6 +8,7 @@ import { bloblangChecker } from '../../src/config/bloblang_check.js';
 import { goYamlNumber } from '../../src/config/go_yaml.js';
 import { formatApiLint } from '../../src/config/lint.js';
 import { lintServiceConfig } from '../../src/config/lint_config.js';
+import { loadConfigText } from '../../src/config/loader.js';
 import { schemaProvider } from '../../src/config/schema.js';
 import { parseSetOverride } from '../../src/config/set_overrides.js';
 import { parseYaml, yamlToValue } from '../../src/config/yaml_document.js';
@@ -49,6 +50,31 @@ describe('numbers as go-yaml resolves them', () => {
       f: 1000,
       g: 31,
     });
+  });
+
+  it('gives a string field a number scalar as written, as go-yaml decodes it into a Go string', async () => {
+    const text =
+      'input:\n  generate:\n    mapping: root = {}\n    interval: 0755\n' +
+      'output:\n  file:\n    path: 0x1F\n    codec: lines\n' +
+      'pipeline:\n  processors:\n    - log:\n        message: 1e3\n    - log:\n        message: 10_000\n';
+    // The fast parser, then the full one (a comment takes the fast path away).
+    const settings = (c: { config: unknown }) => c.config as Record<string, unknown>;
+    for (const written of [text, `# numbers\n${text}`]) {
+      const config = (await loadConfigText(written, 'numbers.yaml', { provider: schemaProvider(registry) }))
+        .config.stream!;
+      assert.equal(settings(config.input).interval, '0755');
+      assert.equal(settings(config.output).path, '0x1F');
+      const [first, second] = config.pipeline.processors;
+      assert.equal(settings(first!).message, '1e3');
+      assert.equal(settings(second!).message, '10_000');
+    }
+    // An int field still gets the number go-yaml resolves.
+    const counted = await loadConfigText(
+      'input:\n  generate:\n    mapping: root = {}\n    count: 0x1F\noutput:\n  drop: {}\n',
+      'count.yaml',
+      { provider: schemaProvider(registry) },
+    );
+    assert.equal(settings(counted.config.stream!.input).count, 31);
   });
 
   it('follows Go ParseInt and the YAML float pattern', () => {
