@@ -55,6 +55,9 @@ describe('compare_argon2', () => {
     bad(id.replace('p=1', 'p=137174'), /invalid argon2 hash: parsing parameters/);
     bad(id.replace('p=1', 'p=1lololol'), /invalid argon2 hash: excess characters in parameters segment/);
     bad(id.replace('c2FsdHktbWNzYWx0ZmFjZQ', 'c2F*'), /invalid argon2 hash: parsing base64 salt/);
+    // A hostile cost is refused before anything is allocated (1 GiB, or 64 MiB times 1,000 passes).
+    bad(id.replace('m=4096', 'm=1048576'), /invalid argon2 hash: cost m=1048576,t=3 is over nekton's limit/);
+    bad(id.replace('m=4096,t=3', 'm=65536,t=1000'), /cost m=65536,t=1000 is over/);
   });
 });
 

@@ -36,6 +36,11 @@ method('compare_bcrypt', [p.str('hashed_secret')], (target, args) => {
 let argon2: typeof import('@noble/hashes/argon2.js') | undefined;
 
 const INVALID_ARGON2 = 'invalid argon2 hash';
+// A hash names its own cost, and the hash comes from the data: without a bound one message could
+// make a mapping allocate a GiB and hold the event loop for minutes. 64 MiB and 4 passes of it
+// cover the parameters recommended today (RFC 9106: 64 MiB, t=3; OWASP: 19-46 MiB, t=1-2).
+const MAX_ARGON2_MEMORY_KIB = 64 * 1024;
+const MAX_ARGON2_WORK_KIB = 4 * MAX_ARGON2_MEMORY_KIB;
 
 interface Argon2Hash {
   format: 'argon2i' | 'argon2id';
@@ -69,6 +74,11 @@ function decodeArgon2Hash(hash: string): Argon2Hash {
   const [memory, iterations, parallelism] = [Number(params[1]), Number(params[2]), Number(params[3])];
   if (memory > 0xffff_ffff || iterations > 0xffff_ffff || parallelism > 0xff)
     throw fail(`${INVALID_ARGON2}: parsing parameters; value out of range`);
+  if (memory > MAX_ARGON2_MEMORY_KIB || memory * iterations > MAX_ARGON2_WORK_KIB)
+    throw fail(
+      `${INVALID_ARGON2}: cost m=${memory},t=${iterations} is over nekton's limit ` +
+        `(m at most ${MAX_ARGON2_MEMORY_KIB} KiB, m*t at most ${MAX_ARGON2_WORK_KIB})`,
+    );
   const salt = rawBase64(parts[4]!, 'salt');
   const key = rawBase64(parts[5]!, 'key');
   return { format, memory, iterations, parallelism, salt, key };
