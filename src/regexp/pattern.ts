@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
 import { type FastPath, fastPath } from './fast_path.js';
+import { renameRepeatedGroups } from './group_names.js';
 
 // re2js is loaded on the first pattern, not at start: it costs 15-30 ms to load, and most
 // configs have no regular expression.
@@ -49,10 +50,13 @@ export class Pattern {
     private readonly compiled: RE2JS,
     /** The V8 translation, or null when the pattern must always run on the linear engine. */
     private readonly fast: FastPath | null,
+    /** Names as written, for groups renamed because their name repeats. */
+    written?: ReadonlyMap<string, string>,
   ) {
     this.re2 = compiled.re2() as unknown as GoStyleRe2;
     const names = new Array<string>(compiled.groupCount() + 1).fill('');
-    for (const [name, index] of Object.entries(compiled.namedGroups())) names[index] = name;
+    for (const [name, index] of Object.entries(compiled.namedGroups()))
+      names[index] = written?.get(name) ?? name;
     this.names = names;
   }
 
@@ -148,7 +152,9 @@ const cache = new Map<string, Pattern>();
 export function compilePattern(source: string): Pattern {
   const hit = cache.get(source);
   if (hit) return hit;
-  const pattern = new Pattern(source, compileRe2(source), fastPath(source));
+  const renamed = renameRepeatedGroups(source);
+  const compiled = renamed?.source ?? source;
+  const pattern = new Pattern(source, compileRe2(compiled, source), fastPath(compiled), renamed?.written);
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(source, pattern);
   return pattern;
@@ -156,13 +162,14 @@ export function compilePattern(source: string): Pattern {
 
 /** The pattern on the linear engine only, never V8 (to compare the two engines). */
 export function compileLinearOnly(source: string): Pattern {
-  return new Pattern(source, compileRe2(source), null);
+  const renamed = renameRepeatedGroups(source);
+  return new Pattern(source, compileRe2(renamed?.source ?? source, source), null, renamed?.written);
 }
 
-function compileRe2(source: string): RE2JS {
+function compileRe2(compiled: string, source: string): RE2JS {
   const { RE2JS, RE2JSException } = re2js();
   try {
-    return RE2JS.compile(source);
+    return RE2JS.compile(compiled);
   } catch (err) {
     if (err instanceof RE2JSException) throw new PatternSyntaxError(err.message, source);
     throw err;
