@@ -8,6 +8,7 @@ import type { InputReader, Transaction } from '../../src/engine/component.js';
 import { ReaderInput, replayDelayMs } from '../../src/engine/input_wrapper.js';
 import { noopScope } from '../../src/engine/noop_metrics.js';
 import { Message } from '../../src/message/message.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** A reader of a fixed list, then the end; records how each message was settled at the source. */
 class ListReader implements InputReader {
@@ -57,10 +58,15 @@ describe('replay backoff', () => {
         }
       }
     })();
-    await new Promise((r) => setTimeout(r, 300));
+    const started = performance.now();
+    await waitFor(() => delivered.length === 3 && badAttempts >= 6, {
+      message: 'the others, and six attempts',
+    });
+    const elapsed = performance.now() - started;
     assert.deepEqual(delivered, ['a', 'b', 'c']);
-    // Without backoff this was thousands of attempts in 300 ms; with it about ten.
-    assert.ok(badAttempts >= 2 && badAttempts < 50, `${badAttempts} attempts`);
+    // Attempts 2 to 6 waited 0, 1, 2, 4 and 8 ms first: at least 15 ms in all (without backoff
+    // six attempts take microseconds). A loaded machine only makes it slower, never faster.
+    assert.ok(elapsed >= 15, `six attempts in ${elapsed.toFixed(1)} ms`);
     stop = true;
     await input.close();
     await consume;
