@@ -1,7 +1,9 @@
 // OAuth 1.0a signing (`oauth`) of the HTTP client components, checked by a server that verifies
 // each signature from RFC 5849's steps, and against the worked example of Twitter's docs.
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { WebSocketServer } from 'ws';
 import { oauth1Authorization } from '../../../src/components/http/auth/oauth1.js';
 import { Message } from '../../../src/message/message.js';
 import { buildComponents, close, oauth1Valid, recorder, type Seen } from './auth_support.js';
@@ -125,5 +127,31 @@ output:
     await second?.ack(null);
     await input.close();
     assert.ok(seen.length >= 2 && seen.every(valid));
+  });
+
+  it('websocket input: the handshake GET is signed', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((r) => wss.once('listening', r));
+    const handshakes: Seen[] = [];
+    wss.on('connection', (ws, req) => {
+      handshakes.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' });
+      ws.send('hello');
+    });
+    const { input } = await buildInput(`
+input:
+  websocket:
+    url: ws://127.0.0.1:${(wss.address() as AddressInfo).port}/feed?topic=a
+    oauth:${CREDS}
+output:
+  drop: {}
+`);
+    const txn = await input.read();
+    assert.equal(txn?.batch[0]?.text(), 'hello');
+    await txn?.ack(null);
+    await input.close();
+    for (const c of wss.clients) c.terminate();
+    await new Promise((r) => wss.close(r));
+    assert.equal(handshakes.length, 1);
+    assert.ok(valid(handshakes[0] as Seen));
   });
 });

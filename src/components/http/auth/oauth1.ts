@@ -29,8 +29,12 @@ export function percentEncode(value: string): string {
 
 /** The base string URI: scheme and host lowercased, default port dropped, no query (3.4.1.2). */
 function baseUri(url: URL): string {
-  // URL already lowercases scheme and host and drops a default port.
-  return `${url.protocol}//${url.host}${url.pathname}`;
+  // URL already lowercases scheme and host and drops a default port. A websocket handshake is
+  // an HTTP GET: the server sees (and verifies) http or https.
+  const scheme = url.protocol === 'ws:' ? 'http:' : url.protocol === 'wss:' ? 'https:' : url.protocol;
+  const port =
+    url.port && !(scheme === 'http:' && url.port === '80') && !(scheme === 'https:' && url.port === '443');
+  return `${scheme}//${url.hostname}${port ? `:${url.port}` : ''}${url.pathname}`;
 }
 
 /** The signature base string of RFC 5849 3.4.1: method, base URI and every parameter, sorted. */
