@@ -6,11 +6,13 @@ import { tlsField } from './tls.js';
 
 const a = { advanced: true };
 
-export function authFields() {
+/** `refused`: the component cannot run oauth, oauth2 and jwt (its lint refuses them); the docs say so. */
+export function authFields(refused = false) {
+  const no = refused ? ' Not supported by nekton on this component: lint refuses it.' : '';
   return [
     field.object(
       'oauth',
-      'OAuth 1.0a request signing (HMAC-SHA1, RFC 5849): each request gets an `Authorization: OAuth ...` header.',
+      `OAuth 1.0a request signing (HMAC-SHA1, RFC 5849): each request gets an \`Authorization: OAuth ...\` header.${no}`,
       [
         field.bool('enabled', 'Whether to sign requests with OAuth 1.', { default: false, ...a }),
         field.string('consumer_key', 'The consumer key.', { default: '', ...a }),
@@ -22,7 +24,7 @@ export function authFields() {
     ),
     field.object(
       'oauth2',
-      'OAuth 2 client credentials: a token from `token_url`, reused until it expires, sent as a bearer token.',
+      `OAuth 2 client credentials: a token from \`token_url\`, reused until it expires, sent as a bearer token.${no}`,
       [
         field.bool('enabled', 'Whether to authenticate with OAuth 2 client credentials.', {
           default: false,
@@ -55,7 +57,7 @@ export function authFields() {
     ),
     field.object(
       'jwt',
-      'JWT bearer authentication: the claims signed with the private key, sent as `Authorization: Bearer ...`.',
+      `JWT bearer authentication: the claims signed with the private key, sent as \`Authorization: Bearer ...\`.${no}`,
       [
         field.bool('enabled', 'Whether to sign a JWT for each request.', { default: false, ...a }),
         field.string('private_key_file', 'The PEM private key the token is signed with.', {
