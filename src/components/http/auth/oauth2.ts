@@ -101,7 +101,7 @@ export class OAuth2Tokens {
       try {
         res = await this.post(this.settings.token_url, headers, Buffer.from(this.form(style).toString()));
       } catch (err) {
-        throw this.error((err as Error).message);
+        throw this.error(`could not be reached: ${(err as Error).message}`);
       }
       if (res.status < 200 || res.status > 299) {
         failure = `answered HTTP ${res.status}${errorCode(res.body)}`;
