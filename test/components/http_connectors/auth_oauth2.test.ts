@@ -53,6 +53,22 @@ output:
     );
   });
 
+  it('http_client output: parallel requests of one batch share one token request', async () => {
+    const tokens = track(await tokenEndpoint());
+    const resource = track(await recorder());
+    const { output } = await buildComponents(`
+output:
+  http_client:
+    url: ${resource.base}/ingest
+    oauth2: { enabled: true, client_key: k, client_secret: s, token_url: ${tokens.url} }
+`);
+    await output.write(['a', 'b', 'c', 'd'].map((t) => new Message(t)));
+    await output.close();
+    assert.equal(resource.seen.length, 4);
+    assert.ok(resource.seen.every((s) => s.headers.authorization === 'Bearer t1'));
+    assert.equal(tokens.requests.length, 1);
+  });
+
   it('http processor: fetches a new token once the first has expired', async () => {
     // The first token lives 5s: inside the 10s expiry margin, so it is used once, then replaced.
     const tokens = track(await tokenEndpoint((n) => ({ status: 200, expiresIn: n === 0 ? 5 : 3600 })));
