@@ -6,11 +6,13 @@ import { tlsField } from './tls.js';
 
 const a = { advanced: true };
 
-export function authFields() {
+/** `refused`: the component cannot run oauth, oauth2 and jwt (its lint refuses them); the docs say so. */
+export function authFields(refused = false) {
+  const no = refused ? ' Not supported by nekton on this component: lint refuses it.' : '';
   return [
     field.object(
       'oauth',
-      'OAuth 1 request signing (not supported by nekton yet: enabling it fails the build).',
+      `OAuth 1.0a request signing (HMAC-SHA1, RFC 5849): each request gets an \`Authorization: OAuth ...\` header.${no}`,
       [
         field.bool('enabled', 'Whether to sign requests with OAuth 1.', { default: false, ...a }),
         field.string('consumer_key', 'The consumer key.', { default: '', ...a }),
@@ -22,7 +24,7 @@ export function authFields() {
     ),
     field.object(
       'oauth2',
-      'OAuth 2 client credentials (not supported by nekton yet: enabling it fails the build).',
+      `OAuth 2 client credentials: a token from \`token_url\`, reused until it expires, sent as a bearer token.${no}`,
       [
         field.bool('enabled', 'Whether to authenticate with OAuth 2 client credentials.', {
           default: false,
@@ -55,14 +57,17 @@ export function authFields() {
     ),
     field.object(
       'jwt',
-      'JWT bearer authentication (not supported by nekton yet: enabling it fails the build).',
+      `JWT bearer authentication: the claims signed with the private key, sent as \`Authorization: Bearer ...\`.${no}`,
       [
         field.bool('enabled', 'Whether to sign a JWT for each request.', { default: false, ...a }),
         field.string('private_key_file', 'The PEM private key the token is signed with.', {
           default: '',
           ...a,
         }),
-        field.string('signing_method', 'The signing method, e.g. RS256.', { default: '', ...a }),
+        field.string('signing_method', 'The signing method: RS256, RS384, RS512 or EdDSA.', {
+          default: '',
+          ...a,
+        }),
         field.map(field.any('claims', 'Claims of the token.', { default: {}, ...a })),
         field.map(field.any('headers', 'Headers of the token.', { default: {}, ...a })),
       ],
@@ -134,10 +139,14 @@ export function httpClientFields(defaultVerb: 'GET' | 'POST') {
     field.array(
       field.int('successful_on', 'Statuses treated as success in addition to 2xx.', { default: [], ...a }),
     ),
-    field.string('proxy_url', 'An HTTP proxy to send requests through (not supported by nekton yet).', {
-      optional: true,
-      ...a,
-    }),
+    field.string(
+      'proxy_url',
+      'An HTTP proxy to send requests through (`http://` or `https://`; CONNECT for https targets).',
+      {
+        optional: true,
+        ...a,
+      },
+    ),
     field.bool('disable_http2', 'Never negotiate HTTP/2 (nekton speaks HTTP/1.1 only).', {
       default: false,
       ...a,

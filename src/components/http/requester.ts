@@ -12,17 +12,18 @@ import type {
   IncomingMessage,
   OutgoingHttpHeaders,
 } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
 import type { Logger } from 'pino';
 import { nodeHttp, nodeHttps } from '../../base/lazy_builtins.js';
 import type { Interpolation } from '../../bloblang/index.js';
 import { Backoff, sleep } from '../../engine/backoff.js';
 import type { BuildContext } from '../../engine/context.js';
-import { ConfigError } from '../../engine/errors.js';
 import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 import type { HttpClientConfig } from '../fields/http_client.js';
 import { tlsOptions } from '../fields/tls.js';
+import { OAuth2Tokens } from './auth/oauth2.js';
+import { parseProxyUrl, proxyAgents } from './auth/proxy.js';
+import { RequestSigner } from './auth/signer.js';
 
 export interface HttpResponse {
   status: number;
@@ -61,7 +62,7 @@ export class HttpRequester {
   private readonly successfulOn: Set<number>;
   private readonly backoffOn: Set<number>;
   private readonly dropOn: Set<number>;
-  private readonly authorization: string | undefined;
+  private readonly oauth2: OAuth2Tokens | null = null;
   private readonly logger: Logger;
   private readonly stop = stopController();
 
@@ -69,8 +70,11 @@ export class HttpRequester {
     private readonly config: HttpClientConfig,
     private readonly ctx: BuildContext,
     private readonly httpAgent: HttpAgent,
-    private readonly httpsAgent: HttpsAgent,
+    private readonly httpsAgent: HttpAgent,
     private readonly options: RequesterOptions,
+    private readonly signer: RequestSigner,
+    /** TLS options for each https request: set when a proxy agent (not ours) makes the socket. */
+    private readonly requestTls: object | undefined,
   ) {
     this.headers = Object.entries(config.headers);
     this.timeoutMs = config.timeout;
@@ -79,9 +83,11 @@ export class HttpRequester {
     this.successfulOn = new Set(config.successful_on);
     this.backoffOn = new Set(config.backoff_on);
     this.dropOn = new Set(config.drop_on);
-    const basic = config.basic_auth;
-    if (basic?.enabled) {
-      this.authorization = `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString('base64')}`;
+    if (config.oauth2?.enabled) {
+      // The token request goes through the same agents (proxy, TLS) as the others.
+      this.oauth2 = new OAuth2Tokens(config.oauth2, (url, headers, body) =>
+        this.request('POST', url, headers, body),
+      );
     }
     this.logger = ctx.logger;
     ctx.signal.addEventListener('abort', () => this.stop.abort(), { once: true });
@@ -93,20 +99,21 @@ export class HttpRequester {
     maxSockets: number,
     options: RequesterOptions = {},
   ): Promise<HttpRequester> {
-    // Valid configs the reference accepts, so lint passes them; nekton cannot build them yet.
-    for (const name of ['oauth', 'oauth2', 'jwt'] as const) {
-      if (config[name]?.enabled)
-        throw new ConfigError(`${ctx.path}: ${name} authentication is not supported yet`);
-    }
-    if (config.proxy_url) throw new ConfigError(`${ctx.path}: proxy_url is not supported yet`);
+    const signer = await RequestSigner.create(config, ctx.path);
     const tls = await tlsOptions(config.tls);
     const agentOptions = { keepAlive: true, maxSockets: Math.max(1, maxSockets) };
+    if (config.proxy_url) {
+      const agents = await proxyAgents(parseProxyUrl(config.proxy_url, ctx.path), agentOptions);
+      return new HttpRequester(config, ctx, agents.http, agents.https, options, signer, tls ?? {});
+    }
     return new HttpRequester(
       config,
       ctx,
       new (nodeHttp().Agent)(agentOptions),
       new (nodeHttps().Agent)({ ...agentOptions, ...tls }),
       options,
+      signer,
+      undefined,
     );
   }
 
@@ -141,6 +148,7 @@ export class HttpRequester {
       await this.awaitRateLimit();
       let res: HttpResponse;
       try {
+        await this.authorize(url, headers, body);
         res = await this.request(this.config.verb, url, headers, body);
       } catch (err) {
         lastError = new HttpRequestError(`${this.config.verb} ${url}: ${(err as Error).message}`);
@@ -149,6 +157,7 @@ export class HttpRequester {
       }
       if (this.dumpLevel()) this.dump(url, res);
       if (this.succeeded(res.status)) return res;
+      if (res.status === 401) this.oauth2?.invalidate();
       lastError = new HttpRequestError(
         `${this.config.verb} ${url}: HTTP status ${res.status}`,
         res.status,
@@ -173,6 +182,11 @@ export class HttpRequester {
     const url = this.config.url.render(batch, index);
     const headers = this.headersFor(batch, index);
     await this.awaitRateLimit();
+    try {
+      await this.authorize(url, headers, body);
+    } catch (err) {
+      throw new HttpRequestError(`${this.config.verb} ${url}: ${(err as Error).message}`);
+    }
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const { req, timer } = this.start(this.config.verb, new URL(url), headers, body);
       req.on('error', (err) => {
@@ -215,8 +229,26 @@ export class HttpRequester {
     if (includeMeta && msg) {
       for (const [k, v] of msg.metadata()) if (includeMeta(k)) headers[k] = String(v);
     }
-    if (this.authorization) headers.authorization = this.authorization;
     return headers;
+  }
+
+  /**
+   * Sets the Authorization header of one attempt: OAuth 1 signs each with a new nonce, and an
+   * OAuth 2 token (which wins, as in the reference) may have expired since the last.
+   */
+  private async authorize(url: string, headers: OutgoingHttpHeaders, body: Uint8Array | null): Promise<void> {
+    if (this.oauth2) {
+      headers.authorization = await this.oauth2.authorization();
+      return;
+    }
+    if (!this.signer.active) return;
+    const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    const form =
+      body && /application\/x-www-form-urlencoded/i.test(String(type ?? ''))
+        ? Buffer.from(body).toString()
+        : undefined;
+    const value = this.signer.authorization(this.config.verb, new URL(url), form);
+    if (value) headers.authorization = value;
   }
 
   private async awaitRateLimit(): Promise<void> {
@@ -239,6 +271,7 @@ export class HttpRequester {
     const isHttps = target.protocol === 'https:';
     const send = isHttps ? nodeHttps().request : nodeHttp().request;
     const req = send(target, {
+      ...(isHttps ? this.requestTls : undefined),
       method: verb,
       headers: body ? { ...headers, 'content-length': body.byteLength } : headers,
       agent: isHttps ? this.httpsAgent : this.httpAgent,

@@ -8,6 +8,7 @@ import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
 import { httpClientFields } from '../fields/http_client.js';
 import type { MetadataKeyFilter } from '../fields/metadata.js';
+import { authLint } from '../http/auth/lint.js';
 import { decodeMultipart } from '../http/multipart.js';
 import {
   HttpRequestError,
@@ -159,7 +160,7 @@ export const spec = defineComponent({
   categories: ['Network'],
   summary: 'Polls an HTTP server, or reads one streamed response, and turns the responses into messages.',
   description:
-    'In polling mode each request is sent as soon as the previous response was read (slow it down with `rate_limit`); every response body is a message (a multipart response a batch), empty bodies are skipped with `drop_empty_bodies`, and the retry rules (`retries`, `backoff_on`, `drop_on`, `successful_on`) apply as in the `http_client` output. With `stream.enabled` one request is held open and its body split by `stream.scanner` (one message per line by default); when the response ends a new request is made if `stream.reconnect`, else the input ends. Metadata: `http_status_code` and the response headers selected by `extract_headers` (lower-case keys). An unreachable server fails the connection: `/ready` answers 503 and nekton retries with backoff. HTTP responses cannot be redelivered, so nacked messages are replayed inside nekton (`auto_replay_nacks`).',
+    'In polling mode each request is sent as soon as the previous response was read (slow it down with `rate_limit`); every response body is a message (a multipart response a batch), empty bodies are skipped with `drop_empty_bodies`, and the retry rules (`retries`, `backoff_on`, `drop_on`, `successful_on`) apply as in the `http_client` output. With `stream.enabled` one request is held open and its body split by `stream.scanner` (one message per line by default); when the response ends a new request is made if `stream.reconnect`, else the input ends. Metadata: `http_status_code` and the response headers selected by `extract_headers` (lower-case keys). An unreachable server fails the connection: `/ready` answers 503 and nekton retries with backoff. HTTP responses cannot be redelivered, so nacked messages are replayed inside nekton (`auto_replay_nacks`). Authentication: `basic_auth`, `oauth` (OAuth 1.0a HMAC-SHA1 signing), `oauth2` (client credentials; the token is reused until it expires) and `jwt` (RS256/RS384/RS512/EdDSA); `proxy_url` sends requests through an HTTP proxy (CONNECT for https).',
   fields: [
     ...httpClientFields('GET'),
     field.interpolated('payload', 'A body to send with each request.', { optional: true }),
@@ -214,6 +215,7 @@ output:
 `,
     },
   ],
+  lint: (config) => authLint(config),
   async build(config, ctx): Promise<Input> {
     const requester = await Requester.create(config, ctx, 1);
     const stream = config.stream;

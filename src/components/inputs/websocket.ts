@@ -1,5 +1,6 @@
 // The `websocket` input: a websocket client whose received frames are messages; reconnects when
 // the connection drops.
+import type { Agent } from 'node:http';
 import type WebSocket from 'ws';
 import { type ConfigOf, defineComponent, type FieldSpec, field } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
@@ -7,6 +8,11 @@ import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
 import { authFields, type BasicAuthConfig } from '../fields/http_client.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
+import type { JwtSettings } from '../http/auth/jwt.js';
+import { authLint } from '../http/auth/lint.js';
+import type { OAuth1Credentials } from '../http/auth/oauth1.js';
+import { parseProxyUrl, tunnelAgent } from '../http/auth/proxy.js';
+import { RequestSigner } from '../http/auth/signer.js';
 import { BoundedMessageQueue } from './socket_stream.js';
 
 // Loaded on first connect: ws costs start-up time for configs that never use it.
@@ -24,7 +30,7 @@ const websocketFields = [
   field.string('url', 'The URL to connect to (`ws://` or `wss://`).', {
     examples: ['ws://localhost:4195/get/ws'],
   }),
-  field.string('proxy_url', 'An HTTP proxy to connect through (not supported by nekton yet).', {
+  field.string('proxy_url', 'An HTTP proxy to connect through (a CONNECT tunnel).', {
     optional: true,
     ...a,
   }),
@@ -56,9 +62,9 @@ const websocketFields = [
     ],
     { optional: true, ...a },
   ),
-  authField<{ enabled: boolean }, 'oauth'>('oauth'),
+  authField<{ enabled: boolean } & OAuth1Credentials, 'oauth'>('oauth'),
   authField<BasicAuthConfig, 'basic_auth'>('basic_auth'),
-  authField<{ enabled: boolean }, 'jwt'>('jwt'),
+  authField<{ enabled: boolean } & JwtSettings, 'jwt'>('jwt'),
 ] as const;
 
 type WebsocketInputConfig = ConfigOf<typeof websocketFields>;
@@ -74,7 +80,11 @@ export class WebsocketReader implements InputReader {
   private pending: WebSocket | null = null;
   private closed = false;
 
-  constructor(private readonly config: WebsocketInputConfig) {}
+  constructor(
+    private readonly config: WebsocketInputConfig,
+    private readonly signer: RequestSigner,
+    private readonly agent: Agent | undefined,
+  ) {}
 
   async connect(): Promise<void> {
     if (this.connection) return;
@@ -84,16 +94,16 @@ export class WebsocketReader implements InputReader {
     } catch {
       throw new Error(`websocket: ${JSON.stringify(this.config.url)} is not a valid URL`);
     }
-    const headers: Record<string, string> = {};
-    const auth = this.config.basic_auth;
-    if (auth?.enabled)
-      headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+    // The handshake is a GET: OAuth 1 signs that (the reference signs an empty method).
+    const authorization = this.signer.authorization('GET', url);
+    const headers: Record<string, string> = authorization ? { authorization } : {};
     const tls = await tlsOptions(this.config.tls);
     WebSocketClient ??= (await import('ws')).default;
     if (this.closed) throw new Error('websocket: input closed');
     const socket = new WebSocketClient(url, {
       headers,
       handshakeTimeout: CONNECT_TIMEOUT_MS,
+      ...(this.agent ? { agent: this.agent } : {}),
       ...(this.config.max_message_size > 0 ? { maxPayload: this.config.max_message_size } : {}),
       ...(tls ?? {}),
     });
@@ -177,7 +187,7 @@ export const spec = defineComponent({
   summary: 'Connects to a websocket server and consumes each frame it sends as a message.',
   description: `Once connected, \`open_message\` (if set) is sent as a \`binary\` or \`text\` frame, then every frame received becomes a message. When the connection drops, the frames already received are delivered and nekton reconnects with backoff (without limit: \`connection.max_retries\` is accepted but not applied).
 
-A websocket cannot be told that a message failed, so with \`auto_replay_nacks\` (the default) failed messages are retried inside nekton. At most 1024 frames wait to be read; beyond that the socket is paused, so TCP slows the server down. \`basic_auth\` is sent with the handshake; \`oauth\`, \`jwt\` and \`proxy_url\` are not supported yet and do not lint.`,
+A websocket cannot be told that a message failed, so with \`auto_replay_nacks\` (the default) failed messages are retried inside nekton. At most 1024 frames wait to be read; beyond that the socket is paused, so TCP slows the server down. The handshake carries \`basic_auth\`, a \`jwt\` bearer token or an \`oauth\` (1.0a) signature of its GET; \`proxy_url\` connects through an HTTP proxy's CONNECT tunnel.`,
   fields: websocketFields,
   examples: [
     {
@@ -192,11 +202,12 @@ output:
 `,
     },
   ],
-  lint: (config) => [
-    ...(config.oauth?.enabled ? ['websocket: oauth is not supported by nekton yet'] : []),
-    ...(config.jwt?.enabled ? ['websocket: jwt is not supported by nekton yet'] : []),
-    ...(config.proxy_url ? ['websocket: proxy_url is not supported by nekton yet'] : []),
-  ],
-  build: (config, ctx): Input =>
-    ctx.wrapReader(new WebsocketReader(config), { autoReplayNacks: config.auto_replay_nacks }),
+  lint: (config) => authLint(config),
+  build: async (config, ctx): Promise<Input> => {
+    const signer = await RequestSigner.create(config, ctx.path);
+    const agent = config.proxy_url ? await tunnelAgent(parseProxyUrl(config.proxy_url, ctx.path)) : undefined;
+    return ctx.wrapReader(new WebsocketReader(config, signer, agent), {
+      autoReplayNacks: config.auto_replay_nacks,
+    });
+  },
 });

@@ -19,7 +19,7 @@ function serverTlsField() {
 }
 
 function schemaRegistryField() {
-  const [oauth, oauth2, basicAuth, jwt] = authFields();
+  const [oauth, oauth2, basicAuth, jwt] = authFields(true);
   return field.object(
     'schema_registry',
     "Schema registry of the reference's `redpanda.otel.v1` protobuf messages (not supported by nekton: lint refuses it).",
@@ -160,7 +160,7 @@ const maxInFlightField = () =>
   field.int('max_in_flight', 'How many requests may be in flight at once.', { default: 64 });
 
 export function otlpHttpOutputFields() {
-  const [oauth, oauth2, basicAuth, jwt] = authFields();
+  const [oauth, oauth2, basicAuth, jwt] = authFields(true);
   return [
     field.string(
       'endpoint',
@@ -189,7 +189,7 @@ export function otlpHttpOutputFields() {
 }
 
 export function otlpGrpcOutputFields() {
-  const [, oauth2] = authFields();
+  const [, oauth2] = authFields(true);
   return [
     field.string(
       'endpoint',

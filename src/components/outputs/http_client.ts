@@ -7,6 +7,7 @@ import { asError } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
 import { httpClientFields } from '../fields/http_client.js';
+import { authLint } from '../http/auth/lint.js';
 import { encodeMultipart, type MultipartPart } from '../http/multipart.js';
 import { type HttpRequester, type HttpResponse, HttpRequester as Requester } from '../http/requester.js';
 import { responseStoreOf } from '../sync_response_store.js';
@@ -140,7 +141,7 @@ export const spec = defineComponent({
   categories: ['Network'],
   summary: 'Sends messages to an HTTP server, one request per message or per batch.',
   description:
-    'A request succeeds on a 2xx status or one listed in `successful_on`. Statuses in `drop_on` drop the message without retrying; `backoff_on` statuses are retried with an exponential backoff, other failures after `retry_period`, up to `retries` times. Batches are sent as parallel requests, or as one multipart request with `batch_as_multipart`.',
+    'A request succeeds on a 2xx status or one listed in `successful_on`. Statuses in `drop_on` drop the message without retrying; `backoff_on` statuses are retried with an exponential backoff, other failures after `retry_period`, up to `retries` times. Batches are sent as parallel requests, or as one multipart request with `batch_as_multipart`. Authentication: `basic_auth`, `oauth` (OAuth 1.0a HMAC-SHA1 signing), `oauth2` (client credentials; the token is reused until it expires) and `jwt` (RS256/RS384/RS512/EdDSA); `proxy_url` sends requests through an HTTP proxy (CONNECT for https).',
   fields,
   examples: [
     {
@@ -160,6 +161,7 @@ output:
 `,
     },
   ],
+  lint: (config) => authLint(config),
   async build(config, ctx: BuildContext): Promise<Output> {
     const requester = await Requester.create(config, ctx, config.max_in_flight);
     return ctx.wrapWriter(new HttpClientWriter(requester, config), {

@@ -1,6 +1,7 @@
 // The `websocket` output: a websocket client that sends each message as one frame (binary) to
 // `url`. A write counts as done once the frame was handed to the socket; a lost connection makes
 // the engine reconnect and send the batch again.
+import type { Agent } from 'node:http';
 import type WebSocket from 'ws';
 
 // Loaded on first connect: ws costs ~50 ms of start-up for configs that never use it.
@@ -8,11 +9,16 @@ let WebSocketClient: typeof WebSocket | undefined;
 
 import { type ConfigOf, defineComponent, type FieldSpec, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
-import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { LostConnection } from '../../engine/lost_connection.js';
 import type { Batch } from '../../message/message.js';
 import { authFields, type BasicAuthConfig } from '../fields/http_client.js';
 import { type TlsConfig, tlsField, tlsOptions } from '../fields/tls.js';
+import type { JwtSettings } from '../http/auth/jwt.js';
+import { authLint } from '../http/auth/lint.js';
+import type { OAuth1Credentials } from '../http/auth/oauth1.js';
+import { parseProxyUrl, tunnelAgent } from '../http/auth/proxy.js';
+import { RequestSigner } from '../http/auth/signer.js';
 
 const a = { advanced: true };
 
@@ -25,14 +31,14 @@ const websocketFields = [
   field.string('url', 'The URL to connect to (`ws://` or `wss://`).', {
     examples: ['ws://localhost:4195/post/ws'],
   }),
-  field.string('proxy_url', 'An HTTP proxy to connect through (not supported yet).', {
+  field.string('proxy_url', 'An HTTP proxy to connect through (a CONNECT tunnel).', {
     optional: true,
     ...a,
   }),
   typedAs<TlsConfig, 'tls'>(tlsField()),
-  authField<{ enabled: boolean }, 'oauth'>('oauth'),
+  authField<{ enabled: boolean } & OAuth1Credentials, 'oauth'>('oauth'),
   authField<BasicAuthConfig, 'basic_auth'>('basic_auth'),
-  authField<{ enabled: boolean }, 'jwt'>('jwt'),
+  authField<{ enabled: boolean } & JwtSettings, 'jwt'>('jwt'),
 ] as const;
 
 type WebsocketOutputConfig = ConfigOf<typeof websocketFields>;
@@ -47,7 +53,11 @@ class WebsocketWriter implements OutputWriter {
   private readonly lost = new LostConnection();
   readonly onConnectionLost = this.lost.listen;
 
-  constructor(private readonly config: WebsocketOutputConfig) {}
+  constructor(
+    private readonly config: WebsocketOutputConfig,
+    private readonly signer: RequestSigner,
+    private readonly agent: Agent | undefined,
+  ) {}
 
   async connect(): Promise<void> {
     this.drop();
@@ -57,10 +67,9 @@ class WebsocketWriter implements OutputWriter {
     } catch {
       throw new Error(`websocket: ${JSON.stringify(this.config.url)} is not a valid URL`);
     }
-    const headers: Record<string, string> = {};
-    const auth = this.config.basic_auth;
-    if (auth?.enabled)
-      headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+    // The handshake is a GET: OAuth 1 signs that (the reference signs an empty method).
+    const authorization = this.signer.authorization('GET', url);
+    const headers: Record<string, string> = authorization ? { authorization } : {};
     const tls = await tlsOptions(this.config.tls);
     if (this.closed) throw new Error('websocket: output closed');
     WebSocketClient ??= (await import('ws')).default;
@@ -68,6 +77,7 @@ class WebsocketWriter implements OutputWriter {
     const socket = new WebSocketClient(url, {
       headers,
       handshakeTimeout: CONNECT_TIMEOUT_MS,
+      ...(this.agent ? { agent: this.agent } : {}),
       ...(tls ?? {}),
     });
     // Errors after the handshake show as a closed socket on the next write; never unhandled.
@@ -139,7 +149,7 @@ export const spec = defineComponent({
   categories: ['Network'],
   summary: 'Sends each message as a binary frame over a websocket connection to a server.',
   description:
-    'A write is done once its frames were handed to the socket: websockets have no acknowledgement, so a message sent just before the connection drops can be lost unless the server answers at a higher level. A lost connection makes nekton reconnect with backoff. `basic_auth` is sent with the handshake; `oauth` and `jwt` signing and `proxy_url` are not supported yet: enabling them fails the build.',
+    "A write is done once its frames were handed to the socket: websockets have no acknowledgement, so a message sent just before the connection drops can be lost unless the server answers at a higher level. A lost connection makes nekton reconnect with backoff. The handshake carries `basic_auth`, a `jwt` bearer token or an `oauth` (1.0a) signature of its GET; `proxy_url` connects through an HTTP proxy's CONNECT tunnel.",
   fields: websocketFields,
   examples: [
     {
@@ -152,10 +162,10 @@ output:
 `,
     },
   ],
-  build: (config, ctx): Output => {
-    if (config.oauth?.enabled) throw new ConfigError('websocket: oauth is not supported by nekton yet');
-    if (config.jwt?.enabled) throw new ConfigError('websocket: jwt is not supported by nekton yet');
-    if (config.proxy_url) throw new ConfigError('websocket: proxy_url is not supported by nekton yet');
-    return ctx.wrapWriter(new WebsocketWriter(config));
+  lint: (config) => authLint(config),
+  build: async (config, ctx): Promise<Output> => {
+    const signer = await RequestSigner.create(config, ctx.path);
+    const agent = config.proxy_url ? await tunnelAgent(parseProxyUrl(config.proxy_url, ctx.path)) : undefined;
+    return ctx.wrapWriter(new WebsocketWriter(config, signer, agent));
   },
 });

@@ -6,6 +6,7 @@ import type { BuildContext } from '../../engine/context.js';
 import { flagged, processorErrorLog, requireResource } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import { httpClientFields } from '../fields/http_client.js';
+import { authLint } from '../http/auth/lint.js';
 import { encodeMultipart } from '../http/multipart.js';
 import { HttpRequestError, HttpRequester, type HttpResponse } from '../http/requester.js';
 import { extractHeaderMeta, responseBodies } from '../http/response_messages.js';
@@ -131,7 +132,7 @@ export const spec = defineComponent({
     'Performs an HTTP request using a message batch as the request body, and replaces the original message parts with the body of the response.',
   description: `Each message of a batch is sent as its own request (one after another, or all at once with \`parallel\`), or the whole batch as one multipart/mixed request with \`batch_as_multipart\`. The response body replaces the message content; a multipart response yields one message per part. \`url\` and \`headers\` are interpolated per message. To keep the original content and place the response somewhere inside it, wrap this processor in a \`branch\`.
 
-The \`rate_limit\` field names a rate limit resource shared by every component using it.
+The \`rate_limit\` field names a rate limit resource shared by every component using it. Authentication: \`basic_auth\`, \`oauth\` (OAuth 1.0a HMAC-SHA1 signing), \`oauth2\` (client credentials; the token is reused until it expires) and \`jwt\` (RS256/RS384/RS512/EdDSA); \`proxy_url\` sends requests through an HTTP proxy (CONNECT for https).
 
 ## Response codes
 
@@ -166,6 +167,7 @@ output:
 `,
     },
   ],
+  lint: (config) => authLint(config),
   async build(config, ctx): Promise<Processor> {
     if (config.rate_limit) requireResource(ctx, 'rate_limit', config.rate_limit);
     // A pool without a socket cap: parallel requests of a batch must not queue behind each other.

@@ -6,7 +6,7 @@ import { registry } from '../../../src/components/registry.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
-import type { Input } from '../../../src/engine/component.js';
+import type { Input, Output, Processor } from '../../../src/engine/component.js';
 import { Stream } from '../../../src/engine/stream.js';
 import type { HttpServer } from '../../../src/http/server.js';
 import { buildResources } from '../../../src/service/build_resources.js';
@@ -47,4 +47,16 @@ export async function startServer(handler: RequestListener): Promise<{ server: S
 export function stopServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((r) => server.close(() => r()));
+}
+
+/** The output and pipeline processors of a YAML config, built by the engine (wrapped writers). */
+export async function buildComponents(yaml: string): Promise<{ output: Output; processors: Processor[] }> {
+  const config = serviceConfig(yaml);
+  const { builder, resources } = createTestEnv();
+  await buildResources(config, builder, resources);
+  if (!config.stream) throw new Error('no stream sections');
+  return {
+    output: await builder.buildOutput(config.stream.output),
+    processors: await builder.buildProcessors(config.stream.pipeline.processors),
+  };
 }

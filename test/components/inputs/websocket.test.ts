@@ -66,13 +66,19 @@ describe('websocket input', () => {
     assert.deepEqual(await readAcked(input, 2), ['frame 1', 'frame 2']);
   });
 
-  it('lints what it cannot do', () => {
+  it('lints oauth and an http proxy, refuses a jwt without signing method and a socks proxy', () => {
+    assert.deepEqual(
+      lintYaml(
+        'input:\n  websocket:\n    url: ws://localhost:1\n    oauth:\n      enabled: true\n    proxy_url: http://proxy:3128\noutput:\n  drop: {}\n',
+      ),
+      [],
+    );
     const lints = lintYaml(
-      'input:\n  websocket:\n    url: ws://localhost:1\n    oauth:\n      enabled: true\n    proxy_url: http://proxy:3128\noutput:\n  drop: {}\n',
+      'input:\n  websocket:\n    url: ws://localhost:1\n    jwt:\n      enabled: true\n      private_key_file: k.pem\n    proxy_url: socks5://proxy:1080\noutput:\n  drop: {}\n',
     );
     assert.deepEqual(lints, [
-      'websocket: oauth is not supported by nekton yet',
-      'websocket: proxy_url is not supported by nekton yet',
+      'jwt.signing_method: "" is not one of RS256, RS384, RS512, EdDSA',
+      'proxy_url: only http:// and https:// proxies are supported, not socks5://',
     ]);
   });
 });

@@ -323,8 +323,9 @@ describe('http processor', () => {
     assert.equal(asked, 3, 'one access for a, two for b (the first said wait)');
   });
 
-  it('fails at build for a missing rate limit resource or an unsupported auth', async () => {
+  it('fails at build for a missing rate limit resource or a jwt key that is not a key', async () => {
     await assert.rejects(http({ rate_limit: 'nope' }), /rate limit resource 'nope' was not found/);
-    await assert.rejects(http({ oauth2: { enabled: true } }), /oauth2 authentication is not supported/);
+    const jwt = { enabled: true, signing_method: 'EdDSA', private_key_file: 'package.json' };
+    await assert.rejects(http({ jwt }), /jwt\.private_key_file: package\.json is not a PEM private key/);
   });
 });
