@@ -118,8 +118,7 @@ async function open(options: ConnectionOptions, containerId: string): Promise<Co
       connection.removeListener('connection_open', onOpen);
       // A refused handshake leaves the socket open on some brokers: drop it.
       connection.on('disconnected', () => undefined);
-      connection.close();
-      socketOf(connection)?.destroy();
+      void closeConnection(connection);
       reject(err);
     };
     const onFailure = (ctx: EventContext) => fail(new Error(describeFailure(ctx)));
@@ -162,21 +161,26 @@ export function amqpErrorText(err: AmqpError | undefined): string {
   return [condition, description].filter(Boolean).join(': ');
 }
 
-/** Closes a connection without waiting long for the broker to confirm it. */
+/**
+ * Closes a connection, waiting for the broker to hang up (at most `waitMs`, then the socket is
+ * dropped). rhea clears its idle timer only when the socket ends: a socket destroyed under it
+ * would leave that timer holding the process open for two minutes, so rhea is told as well.
+ */
 export function closeConnection(connection: Connection, waitMs = 2000): Promise<void> {
-  if (!connection.is_open()) {
-    socketOf(connection)?.destroy();
-    return Promise.resolve();
-  }
+  const socket = socketOf(connection);
+  if (!socket || socket.destroyed) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      socketOf(connection)?.destroy();
       resolve();
     };
-    const timer = setTimeout(done, waitMs);
-    connection.once('connection_close', done);
-    connection.once('disconnected', done);
+    const timer = setTimeout(() => {
+      socket.off('close', done);
+      socket.destroy();
+      (connection as unknown as { eof?: () => void }).eof?.();
+      resolve();
+    }, waitMs);
+    socket.once('close', done);
     connection.close();
   });
 }

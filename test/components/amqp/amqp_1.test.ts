@@ -34,7 +34,8 @@ describe('amqp_1 input and output (RabbitMQ AMQP 1.0)', () => {
     await rabbit?.close();
   });
 
-  const queue = (what: string, args: Record<string, unknown> = {}) => (rabbit as RabbitFixtures).queue(what, args);
+  const queue = (what: string, args: Record<string, unknown> = {}) =>
+    (rabbit as RabbitFixtures).queue(what, args);
   const conn = () => client as Connection;
 
   async function start(yaml: string): Promise<RunningStream> {
@@ -157,7 +158,9 @@ output:
     await output.write(msgs);
     await waitFor(() => got.length >= 2, { message: 'both messages' });
     assert.equal(got[0]?.body, '{"a":1}', 'an AMQP string value, not a data section');
-    assert.ok(Buffer.isBuffer(got[0]?.message_id) && got[0].message_id.toString('hex') === uuid.replaceAll('-', ''));
+    assert.ok(
+      Buffer.isBuffer(got[0]?.message_id) && got[0].message_id.toString('hex') === uuid.replaceAll('-', ''),
+    );
     assert.equal(got[1]?.message_id, 12345, 'a numeric id is sent as a ulong');
     assert.equal(got[1]?.correlation_id, 42);
     await output.close();
@@ -242,7 +245,10 @@ output:
 `);
     await sendAll(conn(), at(source), [{ body: data('keep me') }]);
     await waitFor(
-      () => /precondition-failed/.test(s.stream.statuses().find((st) => st.path.startsWith('output'))?.error ?? ''),
+      () =>
+        /precondition-failed/.test(
+          s.stream.statuses().find((st) => st.path.startsWith('output'))?.error ?? '',
+        ),
       { message: 'the refusal on the output status' },
     );
     await stop(s);
@@ -269,8 +275,14 @@ output:
       },
       { message: 'both errors reported' },
     );
-    assert.match(input?.error ?? '', new RegExp(`cannot consume from /amq/queue/${name('missing')}: amqp:not-found`));
-    assert.match(output?.error ?? '', new RegExp(`cannot send to /exchange/${name('no-exchange')}/key: amqp:not-found`));
+    assert.match(
+      input?.error ?? '',
+      new RegExp(`cannot consume from /amq/queue/${name('missing')}: amqp:not-found`),
+    );
+    assert.match(
+      output?.error ?? '',
+      new RegExp(`cannot send to /exchange/${name('no-exchange')}/key: amqp:not-found`),
+    );
     assert.equal(s.stream.isReady(), false);
     await stop(s);
   });
@@ -357,8 +369,14 @@ output:
       },
       { message: 'both errors reported' },
     );
-    assert.match(input?.error ?? '', /amqp:\/\/guest:!!!SECRET_SCRUBBED!!!@127\.0\.0\.1:5672\/: authentication failed/);
-    assert.match(output?.error ?? '', /amqp:\/\/127\.0\.0\.1:5672\/: authentication failed.*sasl\.user, sasl\.password/);
+    assert.match(
+      input?.error ?? '',
+      /amqp:\/\/guest:!!!SECRET_SCRUBBED!!!@127\.0\.0\.1:5672\/: authentication failed/,
+    );
+    assert.match(
+      output?.error ?? '',
+      /amqp:\/\/127\.0\.0\.1:5672\/: authentication failed.*sasl\.user, sasl\.password/,
+    );
     for (const st of [input, output]) assert.doesNotMatch(st?.error ?? '', /wrongpass|alsowrong/);
     assert.equal(s.stream.isReady(), false);
     assert.ok(s.stream.active, 'still running, retrying');

@@ -9,15 +9,26 @@ export async function openClient(): Promise<Connection> {
   const container = rhea.create_container();
   container.on('error', () => undefined);
   return new Promise<Connection>((resolve, reject) => {
-    const connection = container.connect({ ...AMQP1_HOST, username: 'guest', password: 'guest', reconnect: false });
+    const connection = container.connect({
+      ...AMQP1_HOST,
+      username: 'guest',
+      password: 'guest',
+      reconnect: false,
+    });
     connection.once('connection_open', () => resolve(connection));
-    connection.once('connection_error', (ctx: EventContext) => reject(ctx.error ?? new Error('connection error')));
+    connection.once('connection_error', (ctx: EventContext) =>
+      reject(ctx.error ?? new Error('connection error')),
+    );
     connection.once('disconnected', (ctx: EventContext) => reject(ctx.error ?? new Error('disconnected')));
   });
 }
 
 /** Sends the messages to an address and resolves once the broker accepted every one. */
-export async function sendAll(connection: Connection, address: string, messages: Partial<Message>[]): Promise<void> {
+export async function sendAll(
+  connection: Connection,
+  address: string,
+  messages: Partial<Message>[],
+): Promise<void> {
   const sender = connection.open_sender({ target: { address } });
   await new Promise<void>((resolve, reject) => {
     let accepted = 0;
