@@ -383,6 +383,30 @@ output:
     await stop(s);
   });
 
+  it('authenticates with sasl plain, anonymous, or no SASL at all', async (t) => {
+    if (!(await requireService(t, 'rabbitmq'))) return;
+    const sink = await queue('sasl');
+    // RabbitMQ's AMQP 1.0 plugin maps anonymous and SASL-less clients to its default user.
+    const modes = [
+      'sasl: { mechanism: plain, user: guest, password: guest }',
+      'sasl: { mechanism: anonymous }',
+      'sasl: { mechanism: none }',
+    ];
+    for (const mode of modes) {
+      const output = await buildOutput(`input:
+  stdin: {}
+output:
+  amqp_1:
+    urls: [ amqp://127.0.0.1:5672/ ]
+    target_address: ${at(sink)}
+    ${mode}
+`);
+      await output.write([new Message(mode)]);
+      await output.close();
+    }
+    assert.equal((await messagesIn(sink)).ready, modes.length);
+  });
+
   it('stops cleanly: the link is detached and unread messages stay queued', async (t) => {
     if (!(await requireService(t, 'rabbitmq'))) return;
     const source = await queue('stop-src');

@@ -56,6 +56,7 @@ describe('lint of the amqp_1 components', () => {
       "(6,1) when 'target_address' is empty, 'message_properties_to' must be set to specify per-message destinations",
     ]);
     assert.deepEqual(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
       lint(withOutput("    urls: [ amqp://localhost ]\n    message_properties_to: '${! @dest }'\n")),
       [],
     );
@@ -64,6 +65,7 @@ describe('lint of the amqp_1 components', () => {
   it('names the field of a bad value: a SASL mechanism, a mapping, an interpolation', () => {
     const lints = lint(
       withOutput(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
         "    urls: [ amqp://localhost ]\n    target_address: q\n    sasl:\n      mechanism: kerberos\n    application_properties_map: 'root = '\n    message_properties_subject: '${! meta( }'\n    content_type: text\n",
       ),
     );
