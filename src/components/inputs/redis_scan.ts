@@ -6,7 +6,13 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { isReplyError, RedisConnection, type RedisTarget, redisClientFields } from '../redis/client.js';
+import {
+  isReplyError,
+  lintRedisClient,
+  RedisConnection,
+  type RedisTarget,
+  redisClientFields,
+} from '../redis/client.js';
 import { redisInput } from '../redis/input.js';
 
 const fields = [
@@ -126,6 +132,7 @@ export const spec = defineComponent({
     'Each key with a string value becomes one message of the form `{"key":"foo","value":"bar"}`; keys of other types (lists, hashes...) are skipped with a warning, and keys deleted during the scan are skipped. The input ends when the scan is complete.\n\n' +
     'SCAN guarantees that a key present for the whole scan is returned at least once (Redis may return a key twice while the keyspace is rehashed). After a lost connection the scan resumes from its last cursor instead of starting over; when the server itself restarted (a new `run_id`) the cursor means nothing any more and the scan starts over, so keys already delivered come again (at least once).',
   fields,
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Copy the keys starting with `user:`',
