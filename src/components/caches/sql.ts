@@ -4,12 +4,13 @@ import type { Cache } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
-import { dialectOf } from '../sql/dsn.js';
-import { connectionFields, driverField, dsnField } from '../sql/fields.js';
+import { connectionFields, driverField, dsnField, lintSqlDriver } from '../sql/fields.js';
 
-/** What PostgreSQL (23505 "duplicate key value ...") and MySQL/MariaDB (1062 "Duplicate entry") say on a collision. */
+/** What PostgreSQL (23505 "duplicate key value ..."), MySQL/MariaDB (1062 "Duplicate entry") and SQLite ("UNIQUE constraint failed") say on a collision. */
 function isDuplicate(err: unknown): boolean {
-  return /duplicate key|duplicate entry/i.test(errorMessage(err));
+  return /duplicate key|duplicate entry|unique constraint failed|primary key must be unique/i.test(
+    errorMessage(err),
+  );
 }
 
 export class SqlCache implements Cache {
@@ -122,15 +123,7 @@ export const spec = defineComponent({
 
 Per-item TTLs are ignored (expire rows with the database's own means). Values are written as bytes and read back as the column's text. The connection pool is opened on first use; a connection found dead is replaced and the statement sent again once.`,
   fields,
-  lint: (config) => {
-    if (typeof config.driver !== 'string') return [];
-    try {
-      dialectOf(config.driver);
-      return [];
-    } catch (err) {
-      return [`driver: ${errorMessage(err)}`];
-    }
-  },
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Deduplicate with a PostgreSQL table',

@@ -3,7 +3,7 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { SqlDatabase } from '../sql/client.js';
-import { argsMappingField, connectionFields, driverField, dsnField } from '../sql/fields.js';
+import { argsMappingField, connectionFields, driverField, dsnField, lintSqlDriver } from '../sql/fields.js';
 import { SqlQueryReader } from '../sql/query_reader.js';
 
 export const spec = defineComponent({
@@ -25,6 +25,7 @@ export const spec = defineComponent({
     }),
     ...connectionFields(),
   ],
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Rows of a join, with an argument from the environment',

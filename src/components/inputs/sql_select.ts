@@ -3,7 +3,7 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { SqlDatabase } from '../sql/client.js';
-import { connectionFields, selectFields } from '../sql/fields.js';
+import { connectionFields, lintSqlDriver, selectFields } from '../sql/fields.js';
 import { SqlQueryReader } from '../sql/query_reader.js';
 
 /** `[prefix] SELECT cols FROM table [WHERE where] [suffix]`, shared with anything that selects. */
@@ -36,6 +36,7 @@ export const spec = defineComponent({
     }),
     ...connectionFields(),
   ],
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Every row of one kind, oldest first',
