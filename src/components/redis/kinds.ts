@@ -12,7 +12,7 @@ type Listener = (message: Buffer, channel: Buffer) => void;
 /** What RedisConnection uses of a client, whatever its kind. */
 export interface KindClient {
   readonly isOpen: boolean;
-  connect(): Promise<unknown>;
+  connect: () => Promise<unknown>;
   sendCommand(args: readonly RedisArgument[]): Promise<unknown>;
   subscribe(channels: string[], listener: Listener, bufferMode: true): Promise<unknown>;
   pSubscribe(patterns: string[], listener: Listener, bufferMode: true): Promise<unknown>;
@@ -113,7 +113,9 @@ export async function createKindClient(target: RedisTarget): Promise<KindClient>
     (args) => sentinel.sendCommand(undefined, args as RedisArgument[]),
     (args) => binary.sendCommand(undefined, args as RedisArgument[]),
   );
-  return { ...client, connect: () => connectSentinel(sentinel, target) };
+  // Assigned, not spread: a spread would freeze the isOpen getter's value.
+  client.connect = () => connectSentinel(sentinel, target);
+  return client;
 }
 
 interface Underlying {
