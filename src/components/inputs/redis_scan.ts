@@ -60,7 +60,9 @@ export class RedisScanReader implements InputReader {
     // with a new seed): after a restart the scan starts over, delivering some keys again.
     const info = await connection.send<string>(['INFO', 'server']).catch(() => '');
     const runId = /run_id:(\w+)/.exec(String(info))?.[1] ?? null;
-    if (this.runId !== null && runId !== this.runId && this.started) {
+    // A cluster client's cursor is its own token over every node's scan: a new client cannot resume it.
+    const restarted = this.target.kind === 'cluster' || (this.runId !== null && runId !== this.runId);
+    if (restarted && this.started) {
       this.logger.warn('redis_scan: the server restarted, scanning again from the start');
       this.cursor = '0';
       this.started = false;

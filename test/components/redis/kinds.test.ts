@@ -130,6 +130,75 @@ output:
     }
   });
 
+  it('redis_scan reads the keys of every master; redis_streams in/out on hash-tagged streams', async (t) => {
+    if (!(await requireRedisBinaries(t))) return;
+    assert.ok(cluster, 'the cluster started');
+    const c = cluster;
+    const keys = Array.from({ length: 12 }, (_, i) => `scan-${i}`);
+    const owners = new Set<number>();
+    for (const key of keys) {
+      const owner = await c.ownerOf(key);
+      owners.add(owner);
+      await redisCli(owner, 'SET', key, `v-${key}`);
+    }
+    assert.equal(owners.size, 3, 'the keys are spread over the three masters');
+    const scan = await startStream(`
+input:
+  redis_scan:
+    url: ${c.url}
+    kind: cluster
+    match: 'scan-*'
+output:
+  redis_streams:
+    url: ${c.url}
+    kind: cluster
+    stream: '{app}.scanned'
+`);
+    try {
+      await scan.done;
+    } finally {
+      await scan.stop();
+    }
+    const streamOwner = await c.ownerOf('{app}.scanned');
+    const scanned = (await redisCli(streamOwner, 'XRANGE', '{app}.scanned', '-', '+'))
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l).key as string)
+      .sort();
+    assert.deepEqual(scanned, [...keys].sort());
+
+    // Two streams with one hash tag share a slot: one XREADGROUP reads both.
+    await redisCli(streamOwner, 'XADD', '{app}.other', '*', 'body', '{"key":"extra"}');
+    const read = await startStream(`
+input:
+  redis_streams:
+    url: ${c.url}
+    kind: cluster
+    streams: [ '{app}.scanned', '{app}.other' ]
+    consumer_group: g
+    start_from_oldest: true
+    timeout: 100ms
+output:
+  redis_list:
+    url: ${c.url}
+    kind: cluster
+    key: '{app}.all'
+`);
+    try {
+      await waitFor(async () => (await redisCli(streamOwner, 'LLEN', '{app}.all')) === '13', {
+        message: 'both streams read',
+      });
+      await waitFor(
+        async () => (await redisCli(streamOwner, 'XPENDING', '{app}.scanned', 'g')).startsWith('0'),
+        {
+          message: 'every entry acknowledged',
+        },
+      );
+    } finally {
+      await read.stop();
+    }
+  });
+
   it('redis_script: keys of one slot run; keys of two slots fail naming keys_mapping', async (t) => {
     if (!(await requireRedisBinaries(t))) return;
     assert.ok(cluster, 'the cluster started');
