@@ -1,4 +1,4 @@
-// The `sql` cache: key/value items as rows of a table in PostgreSQL or MySQL/MariaDB.
+// The `sql` cache: key/value items as rows of a table in PostgreSQL, MySQL/MariaDB or SQLite.
 import { defineComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
@@ -114,12 +114,12 @@ export const spec = defineComponent({
   status: 'stable',
   categories: ['Services'],
   summary: 'Uses an SQL database table as a destination for storing cache key/value items.',
-  description: `Each cache key/value pair is a row of \`table\`: only the key and value columns are set, so any other column must allow NULL (or have a default) for \`set\` and \`add\` to work. Supports \`postgres\` (and \`pgx\`) and \`mysql\` (MySQL, MariaDB).
+  description: `Each cache key/value pair is a row of \`table\`: only the key and value columns are set, so any other column must allow NULL (or have a default) for \`set\` and \`add\` to work. Supports \`postgres\` (and \`pgx\`), \`mysql\` (MySQL, MariaDB) and \`sqlite\`.
 
 - \`get\` is a \`SELECT\` of the value column by key; no row means the key is absent.
 - \`delete\` is a \`DELETE\` by key.
 - \`add\` is an \`INSERT\`; a duplicate key (which needs a primary key or unique index on the key column) means the key exists.
-- \`set\` is an \`INSERT\` too, which fails on an existing key unless \`set_suffix\` turns it into an upsert for the engine at hand, e.g. \`ON CONFLICT (foo) DO UPDATE SET bar=excluded.bar\` (postgres) or \`ON DUPLICATE KEY UPDATE bar=VALUES(bar)\` (mysql).
+- \`set\` is an \`INSERT\` too, which fails on an existing key unless \`set_suffix\` turns it into an upsert for the engine at hand, e.g. \`ON CONFLICT (foo) DO UPDATE SET bar=excluded.bar\` (postgres, sqlite) or \`ON DUPLICATE KEY UPDATE bar=VALUES(bar)\` (mysql).
 
 Per-item TTLs are ignored (expire rows with the database's own means). Values are written as bytes and read back as the column's text. The connection pool is opened on first use; a connection found dead is replaced and the statement sent again once.`,
   fields,

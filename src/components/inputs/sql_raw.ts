@@ -14,7 +14,7 @@ export const spec = defineComponent({
   summary:
     'Runs a SQL query and emits each returned row as a JSON object; the input ends after the last row.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders are `$1`, `$2`... for postgres and `?` for mysql, filled from `args_mapping`. The result is read whole before the first message is emitted.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. Placeholders are `$1`, `$2`... for postgres and `?` for mysql and sqlite, filled from `args_mapping`. The result is read whole before the first message is emitted.',
   fields: [
     driverField(),
     dsnField(),

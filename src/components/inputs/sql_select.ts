@@ -28,7 +28,7 @@ export const spec = defineComponent({
   summary:
     'Selects rows from a SQL table and emits each as a JSON object; the input ends after the last row.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders in `where` are `$1`, `$2`... for postgres and `?` for mysql, filled from `args_mapping`. Dates become RFC 3339 strings, binary columns text. The result is read whole before the first message is emitted, so select what fits in memory.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. Placeholders in `where` are `$1`, `$2`... for postgres and `?` for mysql and sqlite, filled from `args_mapping`. Dates become RFC 3339 strings, binary columns text. The result is read whole before the first message is emitted, so select what fits in memory.',
   fields: [
     ...selectFields({ table: 'events', where: 'kind = $1 AND created_at > $2' }),
     field.bool('auto_replay_nacks', 'Re-deliver nacked rows inside nekton instead of dropping them.', {

@@ -1,4 +1,4 @@
-// The `sql_insert` output: writes each batch as one multi-row INSERT (postgres or mysql/MariaDB).
+// The `sql_insert` output: writes each batch as one multi-row INSERT (postgres, mysql/MariaDB or sqlite).
 // A failed insert (a constraint violation, a lost connection) fails the whole batch, which the
 // engine retries or nacks upstream: no row is dropped silently.
 import type { Mapping } from '../../bloblang/index.js';
@@ -89,7 +89,7 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary: 'Inserts a row per message into a SQL table, a whole batch as one multi-row INSERT.',
   description:
-    "Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). `args_mapping` gives each message's values in the order of `columns`. A batch becomes one `INSERT ... VALUES (...), (...)` statement, so use `batching` for throughput. When the insert fails (a constraint violation, say) the whole batch fails and is retried or nacked upstream, never dropped.",
+    "Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. `args_mapping` gives each message's values in the order of `columns`. A batch becomes one `INSERT ... VALUES (...), (...)` statement, so use `batching` for throughput. When the insert fails (a constraint violation, say) the whole batch fails and is retried or nacked upstream, never dropped.",
   fields,
   lint: lintSqlDriver,
   examples: [

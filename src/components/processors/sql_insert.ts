@@ -17,7 +17,7 @@ export const spec = defineComponent({
   summary:
     'Inserts a row per message into a SQL table (a batch as one multi-row INSERT) and passes the messages on unchanged.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). When the insert fails, every message of the batch is flagged with the error (handle it with `catch`).',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. When the insert fails, every message of the batch is flagged with the error (handle it with `catch`).',
   fields: [...insertFields({ table: 'audit', columns: ['id', 'seen_at'] }), ...connectionFields()],
   lint: lintSqlDriver,
   examples: [

@@ -16,7 +16,7 @@ export const spec = defineComponent({
   categories: ['Integration'],
   summary: 'Runs a SELECT per message; the rows it returns replace the message as an array of objects.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders in `where` are `$1`... for postgres and `?` for mysql, filled per message from `args_mapping`. Use it inside `branch` to keep the message and add the result to it. A failed query flags the message with the error.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. Placeholders in `where` are `$1`... for postgres and `?` for mysql and sqlite, filled per message from `args_mapping`. Use it inside `branch` to keep the message and add the result to it. A failed query flags the message with the error.',
   fields: [...selectFields({ table: 'users', where: 'id = $1' }), ...connectionFields()],
   lint: lintSqlDriver,
   examples: [
