@@ -27,7 +27,7 @@ import {
   type SchemaProvider,
 } from './schema.js';
 import { setOriginOf } from './set_origins.js';
-import { type FieldSpec, isLintRequired } from './spec.js';
+import { type FieldSpec, isLintRequired, lintText } from './spec.js';
 import { canLabel, wrapperFields } from './wrapper_fields.js';
 import { lineOf, MAX_ALIAS_COUNT, type ParsedYaml, shortTag } from './yaml_document.js';
 
@@ -271,7 +271,17 @@ export class ConfigLinter {
     } catch {
       return; // the conversion step reports values it cannot read
     }
-    for (const message of schema.lint(config)) this.report(at, message);
+    const resolved = this.resolve(settings);
+    const pairs = resolved && isMap(resolved) ? this.mergedPairs(resolved) : [];
+    for (const message of schema.lint(config)) {
+      if (typeof message === 'string') {
+        this.report(at, message);
+        continue;
+      }
+      // At the field's value when it is written, else at the component.
+      const pair = pairs.find((p) => keyName(p) === message.field);
+      this.report(pair ? (pair.value ?? pair.key) : at, lintText(message));
+    }
   }
 
   /** Wrapper keys the reference asks to remove: a label on a resource reference, empty processors. */

@@ -2,7 +2,7 @@
 // to the field declaration. Built from the engine registry plus the service-only kinds.
 import type { Registry } from '../engine/registry.js';
 import { OBSERVABILITY_COMPONENTS } from './observability_components.js';
-import type { ComponentKind, FieldSpec, ServiceComponentKind } from './spec.js';
+import type { ComponentKind, FieldLint, FieldSpec, ServiceComponentKind } from './spec.js';
 import { COMPONENT_KINDS } from './spec.js';
 
 /** Every kind a config can nest: the stream kinds plus `metrics` and `tracer`. */
@@ -16,8 +16,8 @@ export interface ComponentSchema {
   root?: FieldSpec;
   /** `deprecated` components are flagged by `lint --deprecated`. */
   status?: string;
-  /** Extra checks on the normalised config; each string is a lint message. */
-  lint?(config: unknown): string[];
+  /** Extra checks on the normalised config; each is a lint message (a FieldLint at its field's line). */
+  lint?(config: unknown): (string | FieldLint)[];
 }
 
 export interface SchemaProvider {

@@ -124,9 +124,23 @@ export interface ComponentSpec<Config = unknown, Built = unknown> {
   root?: FieldSpec;
   /** Default for the whole component config when the user gives none (e.g. `noop: {}` / `null`). */
   examples?: ComponentExample[];
-  /** Extra checks beyond field types (one of two fields set, ...); each string is a lint message. */
-  lint?: (config: Config) => string[];
+  /**
+   * Extra checks beyond field types (one of two fields set, ...): each string is a lint message at
+   * the component's line; a `FieldLint` is reported at its field's line when the field is written.
+   */
+  lint?: (config: Config) => (string | FieldLint)[];
   build(config: Config, ctx: BuildContext): Built | Promise<Built>;
+}
+
+/** A lint hook's message about one field: `field NAME: message` at that field's line. */
+export interface FieldLint {
+  field: string;
+  message: string;
+}
+
+/** A lint hook's message as text (a FieldLint names its field first). */
+export function lintText(lint: string | FieldLint): string {
+  return typeof lint === 'string' ? lint : `field ${lint.field}: ${lint.message}`;
 }
 
 /** A spec of any config and built type: what registries and lists hold. */

@@ -201,6 +201,47 @@ rate_limit_resources:
     });
   });
 
+  describe('redis kinds', () => {
+    it('failover without master, at the master line when written, else at the component', () => {
+      const written = stream(
+        "  redis_list:\n    url: redis://s1:26379\n    kind: failover\n    master: ''\n    key: k\n",
+        drop,
+      );
+      assert.equal(
+        onlyLint(written),
+        '(5,1) field master: kind failover needs the name of the master the sentinels monitor',
+      );
+      const absent = stream(
+        '  redis_list:\n    url: redis://s1:26379\n    kind: failover\n    key: k\n',
+        drop,
+      );
+      assert.equal(
+        onlyLint(absent),
+        '(3,1) field master: kind failover needs the name of the master the sentinels monitor',
+      );
+      const ok = stream(
+        '  redis_list:\n    url: redis://s1:26379,redis://s2:26379\n    kind: failover\n    master: mymaster\n    key: k\n',
+        drop,
+      );
+      assert.deepEqual(lint(ok), []);
+    });
+
+    it('redis_streams on a cluster: streams of different slots are refused, one hash tag lints', () => {
+      const streams = (list: string) =>
+        stream(
+          `  redis_streams:\n    url: redis://n1:7000\n    kind: cluster\n    streams: ${list}\n    consumer_group: g\n`,
+          drop,
+        );
+      assert.match(
+        onlyLint(streams('[ orders, payments ]')),
+        /^\(5,1\) field streams: with kind cluster every stream must hash to one slot.*'orders' and 'payments'/,
+      );
+      assert.deepEqual(lint(streams("[ '{shop}.orders', '{shop}.payments' ]")), []);
+      // One stream, or a simple client, has no slot rule.
+      assert.deepEqual(lint(streams('[ orders ]')), []);
+    });
+  });
+
   it('the same components lint clean when their values are right', () => {
     const text = stream(
       '  redis_streams:\n    url: redis://localhost:6379\n    streams: [ s ]\n    consumer_group: g\n    timeout: 500ms\n',

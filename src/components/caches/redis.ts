@@ -6,6 +6,7 @@ import type { Cache } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { backoffField } from '../fields/backoff.js';
 import {
+  lintRedisClient,
   type RedisReply,
   RedisSession,
   redisClientFields,
@@ -90,6 +91,7 @@ export const spec = defineComponent({
       description: 'How failed commands are retried.',
     },
   ],
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Deduplicate across instances',

@@ -1,15 +1,16 @@
-// The `sql` cache: key/value items as rows of a table in PostgreSQL or MySQL/MariaDB.
+// The `sql` cache: key/value items as rows of a table in PostgreSQL, MySQL/MariaDB or SQLite.
 import { defineComponent, field } from '../../config/spec.js';
 import type { Cache } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
-import { dialectOf } from '../sql/dsn.js';
-import { connectionFields, driverField, dsnField } from '../sql/fields.js';
+import { connectionFields, driverField, dsnField, lintSqlDriver } from '../sql/fields.js';
 
-/** What PostgreSQL (23505 "duplicate key value ...") and MySQL/MariaDB (1062 "Duplicate entry") say on a collision. */
+/** What PostgreSQL (23505 "duplicate key value ..."), MySQL/MariaDB (1062 "Duplicate entry") and SQLite ("UNIQUE constraint failed") say on a collision. */
 function isDuplicate(err: unknown): boolean {
-  return /duplicate key|duplicate entry/i.test(errorMessage(err));
+  return /duplicate key|duplicate entry|unique constraint failed|primary key must be unique/i.test(
+    errorMessage(err),
+  );
 }
 
 export class SqlCache implements Cache {
@@ -113,24 +114,16 @@ export const spec = defineComponent({
   status: 'stable',
   categories: ['Services'],
   summary: 'Uses an SQL database table as a destination for storing cache key/value items.',
-  description: `Each cache key/value pair is a row of \`table\`: only the key and value columns are set, so any other column must allow NULL (or have a default) for \`set\` and \`add\` to work. Supports \`postgres\` (and \`pgx\`) and \`mysql\` (MySQL, MariaDB).
+  description: `Each cache key/value pair is a row of \`table\`: only the key and value columns are set, so any other column must allow NULL (or have a default) for \`set\` and \`add\` to work. Supports \`postgres\` (and \`pgx\`), \`mysql\` (MySQL, MariaDB) and \`sqlite\`.
 
 - \`get\` is a \`SELECT\` of the value column by key; no row means the key is absent.
 - \`delete\` is a \`DELETE\` by key.
 - \`add\` is an \`INSERT\`; a duplicate key (which needs a primary key or unique index on the key column) means the key exists.
-- \`set\` is an \`INSERT\` too, which fails on an existing key unless \`set_suffix\` turns it into an upsert for the engine at hand, e.g. \`ON CONFLICT (foo) DO UPDATE SET bar=excluded.bar\` (postgres) or \`ON DUPLICATE KEY UPDATE bar=VALUES(bar)\` (mysql).
+- \`set\` is an \`INSERT\` too, which fails on an existing key unless \`set_suffix\` turns it into an upsert for the engine at hand, e.g. \`ON CONFLICT (foo) DO UPDATE SET bar=excluded.bar\` (postgres, sqlite) or \`ON DUPLICATE KEY UPDATE bar=VALUES(bar)\` (mysql).
 
 Per-item TTLs are ignored (expire rows with the database's own means). Values are written as bytes and read back as the column's text. The connection pool is opened on first use; a connection found dead is replaced and the statement sent again once.`,
   fields,
-  lint: (config) => {
-    if (typeof config.driver !== 'string') return [];
-    try {
-      dialectOf(config.driver);
-      return [];
-    } catch (err) {
-      return [`driver: ${errorMessage(err)}`];
-    }
-  },
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Deduplicate with a PostgreSQL table',

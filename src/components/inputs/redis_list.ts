@@ -6,7 +6,13 @@ import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { OrderedSlots } from '../../engine/ordered_slots.js';
 import { Message } from '../../message/message.js';
-import { RedisConnection, type RedisReply, type RedisTarget, redisClientFields } from '../redis/client.js';
+import {
+  lintRedisClient,
+  RedisConnection,
+  type RedisReply,
+  type RedisTarget,
+  redisClientFields,
+} from '../redis/client.js';
 import { redisInput } from '../redis/input.js';
 
 const fields = [
@@ -114,6 +120,7 @@ export const spec = defineComponent({
     'An item is removed from the list when it is popped, so there is nothing to acknowledge in Redis: a message whose delivery fails is delivered again from memory (`auto_replay_nacks`), but items popped and not yet delivered are lost if nekton stops abruptly (crash, SIGKILL). The reference behaves the same. When that matters, use `redis_streams` with a consumer group instead.\n\n' +
     'Up to `max_in_flight` messages are delivered at once (0 means no limit of the input itself).',
   fields,
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Work off a queue kept in a list',

@@ -5,7 +5,12 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { type RedisConnection, type RedisTarget, redisClientFields } from '../redis/client.js';
+import {
+  lintRedisClient,
+  type RedisConnection,
+  type RedisTarget,
+  redisClientFields,
+} from '../redis/client.js';
 import { openReaderConnection, redisInput } from '../redis/input.js';
 import { DeliveryQueue } from './delivery_queue.js';
 
@@ -97,7 +102,10 @@ export const spec = defineComponent({
     'Each message carries the channel it was published on as `redis_pubsub_channel` metadata.\n\n' +
     'Redis pub/sub is at-most-once: messages published while nekton is not subscribed (before it connects, or while it reconnects after a lost connection) never reach it, and received messages not yet delivered when the connection drops are lost. A message whose delivery fails is delivered again from memory with `auto_replay_nacks`. Use `redis_streams` when every message matters.',
   fields,
-  lint: (config) => (config.channels.length === 0 ? ['channels must name at least one channel'] : []),
+  lint: (config) => [
+    ...lintRedisClient(config),
+    ...(config.channels.length === 0 ? ['channels must name at least one channel'] : []),
+  ],
   examples: [
     {
       title: 'Subscribe to every channel under a prefix',

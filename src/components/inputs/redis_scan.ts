@@ -6,7 +6,13 @@ import type { Input, InputReader, Transaction } from '../../engine/component.js'
 import type { BuildContext } from '../../engine/context.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { isReplyError, RedisConnection, type RedisTarget, redisClientFields } from '../redis/client.js';
+import {
+  isReplyError,
+  lintRedisClient,
+  RedisConnection,
+  type RedisTarget,
+  redisClientFields,
+} from '../redis/client.js';
 import { redisInput } from '../redis/input.js';
 
 const fields = [
@@ -54,7 +60,9 @@ export class RedisScanReader implements InputReader {
     // with a new seed): after a restart the scan starts over, delivering some keys again.
     const info = await connection.send<string>(['INFO', 'server']).catch(() => '');
     const runId = /run_id:(\w+)/.exec(String(info))?.[1] ?? null;
-    if (this.runId !== null && runId !== this.runId && this.started) {
+    // A cluster client's cursor is its own token over every node's scan: a new client cannot resume it.
+    const restarted = this.target.kind === 'cluster' || (this.runId !== null && runId !== this.runId);
+    if (restarted && this.started) {
       this.logger.warn('redis_scan: the server restarted, scanning again from the start');
       this.cursor = '0';
       this.started = false;
@@ -126,6 +134,7 @@ export const spec = defineComponent({
     'Each key with a string value becomes one message of the form `{"key":"foo","value":"bar"}`; keys of other types (lists, hashes...) are skipped with a warning, and keys deleted during the scan are skipped. The input ends when the scan is complete.\n\n' +
     'SCAN guarantees that a key present for the whole scan is returned at least once (Redis may return a key twice while the keyspace is rehashed). After a lost connection the scan resumes from its last cursor instead of starting over; when the server itself restarted (a new `run_id`) the cursor means nothing any more and the scan starts over, so keys already delivered come again (at least once).',
   fields,
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Copy the keys starting with `user:`',

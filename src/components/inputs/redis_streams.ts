@@ -1,7 +1,7 @@
 // The `redis_streams` input: reads Redis streams as a member of a consumer group (XREADGROUP),
 // acknowledging each entry (XACK, batched every `commit_period`) only once it was delivered.
 import type { Logger } from 'pino';
-import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
+import { type ConfigOf, defineComponent, type FieldLint, field } from '../../config/spec.js';
 import type { GroupAckFn, Input, InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { errorMessage, NotConnectedError } from '../../engine/errors.js';
@@ -9,13 +9,16 @@ import type { Batch } from '../../message/message.js';
 import {
   blockMs,
   isReplyError,
+  lintRedisClient,
   type RedisConnection,
   type RedisReply,
   RedisSession,
   type RedisTarget,
   redisClientFields,
+  redisKindOf,
 } from '../redis/client.js';
 import { openReaderConnection, redisInput } from '../redis/input.js';
+import { lintOneSlot } from '../redis/keys.js';
 import { type Entry, entryMessage, HeldIds } from '../redis/stream_entries.js';
 
 const fields = [
@@ -367,9 +370,10 @@ export const spec = defineComponent({
     'Entries without the `body_key` field are not delivered and stay pending (visible with XPENDING).',
   fields,
   lint: (config) => {
-    const problems: string[] = [];
+    const problems: (string | FieldLint)[] = lintRedisClient(config);
     if (config.streams.length === 0) problems.push('streams must name at least one stream');
     if (config.consumer_group === '') problems.push('consumer_group must be set');
+    if (redisKindOf(config) === 'cluster') problems.push(...lintOneSlot(config.streams));
     return problems;
   },
   examples: [

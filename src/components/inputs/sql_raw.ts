@@ -3,7 +3,7 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { SqlDatabase } from '../sql/client.js';
-import { argsMappingField, connectionFields, driverField, dsnField } from '../sql/fields.js';
+import { argsMappingField, connectionFields, driverField, dsnField, lintSqlDriver } from '../sql/fields.js';
 import { SqlQueryReader } from '../sql/query_reader.js';
 
 export const spec = defineComponent({
@@ -14,7 +14,7 @@ export const spec = defineComponent({
   summary:
     'Runs a SQL query and emits each returned row as a JSON object; the input ends after the last row.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders are `$1`, `$2`... for postgres and `?` for mysql, filled from `args_mapping`. The result is read whole before the first message is emitted.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. Placeholders are `$1`, `$2`... for postgres and `?` for mysql and sqlite, filled from `args_mapping`. The result is read whole before the first message is emitted.',
   fields: [
     driverField(),
     dsnField(),
@@ -25,6 +25,7 @@ export const spec = defineComponent({
     }),
     ...connectionFields(),
   ],
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Rows of a join, with an argument from the environment',

@@ -3,7 +3,7 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Input } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { SqlDatabase } from '../sql/client.js';
-import { connectionFields, selectFields } from '../sql/fields.js';
+import { connectionFields, lintSqlDriver, selectFields } from '../sql/fields.js';
 import { SqlQueryReader } from '../sql/query_reader.js';
 
 /** `[prefix] SELECT cols FROM table [WHERE where] [suffix]`, shared with anything that selects. */
@@ -28,7 +28,7 @@ export const spec = defineComponent({
   summary:
     'Selects rows from a SQL table and emits each as a JSON object; the input ends after the last row.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders in `where` are `$1`, `$2`... for postgres and `?` for mysql, filled from `args_mapping`. Dates become RFC 3339 strings, binary columns text. The result is read whole before the first message is emitted, so select what fits in memory.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. Placeholders in `where` are `$1`, `$2`... for postgres and `?` for mysql and sqlite, filled from `args_mapping`. Dates become RFC 3339 strings, binary columns text. The result is read whole before the first message is emitted, so select what fits in memory.',
   fields: [
     ...selectFields({ table: 'events', where: 'kind = $1 AND created_at > $2' }),
     field.bool('auto_replay_nacks', 'Re-deliver nacked rows inside nekton instead of dropping them.', {
@@ -36,6 +36,7 @@ export const spec = defineComponent({
     }),
     ...connectionFields(),
   ],
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Every row of one kind, oldest first',

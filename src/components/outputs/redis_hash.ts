@@ -5,7 +5,13 @@ import type { Interpolation } from '../../bloblang/index.js';
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch, Message } from '../../message/message.js';
-import { type RedisArgument, type RedisTarget, redisClientFields, redisValue } from '../redis/client.js';
+import {
+  lintRedisClient,
+  type RedisArgument,
+  type RedisTarget,
+  redisClientFields,
+  redisValue,
+} from '../redis/client.js';
 import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 const fields = [
@@ -74,6 +80,7 @@ export const spec = defineComponent({
   description:
     'The fields come from three sources, applied in this order so later ones win: every metadata entry (`walk_metadata`), every top-level field of the JSON object content (`walk_json_object`; strings as they are, other values as JSON, booleans as 1/0), and the interpolated `fields` map. At least one field must result.',
   fields,
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Store each document as a hash keyed by its id',

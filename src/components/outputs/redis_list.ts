@@ -6,7 +6,13 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
-import { type RedisArgument, type RedisTarget, redisClientFields, redisValue } from '../redis/client.js';
+import {
+  lintRedisClient,
+  type RedisArgument,
+  type RedisTarget,
+  redisClientFields,
+  redisValue,
+} from '../redis/client.js';
 import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 export class RedisListWriter extends RedisWriterConnection implements OutputWriter {
@@ -60,6 +66,7 @@ export const spec = defineComponent({
       },
     ),
   ],
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Queue messages in a list',

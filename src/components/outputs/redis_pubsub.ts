@@ -5,7 +5,7 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
-import { type RedisTarget, redisClientFields } from '../redis/client.js';
+import { lintRedisClient, type RedisTarget, redisClientFields } from '../redis/client.js';
 import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 export class RedisPubsubWriter extends RedisWriterConnection implements OutputWriter {
@@ -39,6 +39,7 @@ export const spec = defineComponent({
     field.int('max_in_flight', 'The most batches written at once.', { default: 64 }),
     batchingField(),
   ],
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Publish to a channel',

@@ -7,7 +7,13 @@ import type { BuildContext } from '../../engine/context.js';
 import { asError, NotConnectedError } from '../../engine/errors.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
-import { type RedisArgument, type RedisTarget, redisClientFields, redisValue } from '../redis/client.js';
+import {
+  lintRedisClient,
+  type RedisArgument,
+  type RedisTarget,
+  redisClientFields,
+  redisValue,
+} from '../redis/client.js';
 import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 const fields = [
@@ -109,6 +115,7 @@ export const spec = defineComponent({
   description:
     'The messages of a batch are sent pipelined, in one round trip; the batch succeeds only when every XADD did. With `max_length` the stream is trimmed approximately (`MAXLEN ~`) as entries are added. Metadata whose key starts with one of `metadata.exclude_prefixes` is not written.',
   fields,
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Write messages to a stream in batches',

@@ -1,4 +1,4 @@
-// The `sql_insert` output: writes each batch as one multi-row INSERT (postgres or mysql/MariaDB).
+// The `sql_insert` output: writes each batch as one multi-row INSERT (postgres, mysql/MariaDB or sqlite).
 // A failed insert (a constraint violation, a lost connection) fails the whole batch, which the
 // engine retries or nacks upstream: no row is dropped silently.
 import type { Mapping } from '../../bloblang/index.js';
@@ -9,7 +9,7 @@ import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
 import { argsOf } from '../sql/args.js';
 import { SqlDatabase } from '../sql/client.js';
-import { connectionFields, insertFields } from '../sql/fields.js';
+import { connectionFields, insertFields, lintSqlDriver } from '../sql/fields.js';
 
 const fields = [
   ...insertFields({ table: 'events', columns: ['id', 'name', 'topic'], options: [['IGNORE']] }),
@@ -19,9 +19,6 @@ const fields = [
 ] as const;
 
 export type SqlInsertConfig = ConfigOf<typeof fields>;
-
-// PostgreSQL's protocol caps one statement at 65535 parameters; bigger batches are split inside a transaction.
-const MAX_PARAMETERS = 65_535;
 
 /** What the INSERT statement is built from (shared with the `sql_insert` processor). */
 export type InsertStatementConfig = Pick<
@@ -51,7 +48,8 @@ export class SqlInsertWriter implements OutputWriter {
       rows.push(args);
     }
     if (rows.length === 0) return;
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns)));
+    // A statement holds at most db.maxParameters values; bigger batches are split inside a transaction.
+    const perStatement = Math.max(1, Math.floor(this.db.maxParameters / Math.max(1, columns)));
     if (rows.length <= perStatement) {
       await this.db.query(this.statement(rows.length), rows.flat());
       return;
@@ -91,8 +89,9 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary: 'Inserts a row per message into a SQL table, a whole batch as one multi-row INSERT.',
   description:
-    "Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). `args_mapping` gives each message's values in the order of `columns`. A batch becomes one `INSERT ... VALUES (...), (...)` statement, so use `batching` for throughput. When the insert fails (a constraint violation, say) the whole batch fails and is retried or nacked upstream, never dropped.",
+    "Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. `args_mapping` gives each message's values in the order of `columns`. A batch becomes one `INSERT ... VALUES (...), (...)` statement, so use `batching` for throughput. When the insert fails (a constraint violation, say) the whole batch fails and is retried or nacked upstream, never dropped.",
   fields,
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Insert JSON events into PostgreSQL, 500 rows per statement',

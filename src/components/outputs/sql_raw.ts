@@ -51,7 +51,7 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary: 'Runs SQL statements for each message (inserts, updates, upserts, deletes).',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). The statements of a whole batch run in one transaction: when one fails the batch is rolled back and retried or nacked upstream, never half written. `queries` lists several statements, each with its own `args_mapping` and an optional `when` condition.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. The statements of a whole batch run in one transaction: when one fails the batch is rolled back and retried or nacked upstream, never half written. `queries` lists several statements, each with its own `args_mapping` and an optional `when` condition.',
   fields: [
     driverField(),
     dsnField(),

@@ -9,6 +9,7 @@ import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import {
+  lintRedisClient,
   type RedisArgument,
   type RedisReply,
   RedisSession,
@@ -167,13 +168,14 @@ export const spec = defineComponent({
     field.duration('retry_period', 'The wait between retries.', { default: '500ms', advanced: true }),
   ],
   lint: (config) => {
+    const client = lintRedisClient(config);
     if ((config.operator === undefined) === (config.command === undefined))
-      return ["one of 'operator' (old style) or 'command' (new style) fields must be specified"];
+      return [...client, "one of 'operator' (old style) or 'command' (new style) fields must be specified"];
     if (config.args_mapping !== undefined && config.operator !== undefined)
-      return ['field args_mapping is invalid with an operator set'];
+      return [...client, 'field args_mapping is invalid with an operator set'];
     if (config.command !== undefined && !config.args_mapping)
-      return ['args_mapping is required with command'];
-    return [];
+      return [...client, 'args_mapping is required with command'];
+    return client;
   },
   examples: [
     {

@@ -11,6 +11,7 @@ import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch, Message } from '../../message/message.js';
 import {
   isReplyError,
+  lintRedisClient,
   type RedisArgument,
   type RedisReply,
   RedisSession,
@@ -94,10 +95,19 @@ export class RedisScriptProcessor implements Processor {
   private async run(keys: RedisArgument[], args: RedisArgument[]): Promise<RedisReply> {
     const tail = [String(keys.length), ...keys, ...args];
     try {
-      return await this.session.send(['EVALSHA', this.sha, ...tail]);
+      try {
+        return await this.session.send(['EVALSHA', this.sha, ...tail]);
+      } catch (err) {
+        if (!isReplyError(err) || !/^NOSCRIPT/.test(errorMessage(err))) throw err;
+        return await this.session.send(['EVAL', this.script, ...tail]);
+      }
     } catch (err) {
-      if (!isReplyError(err) || !/^NOSCRIPT/.test(errorMessage(err))) throw err;
-      return this.session.send(['EVAL', this.script, ...tail]);
+      // A cluster runs a script on one node: its keys must share a slot.
+      if (isReplyError(err) && /^CROSSSLOT/.test(errorMessage(err)))
+        throw new Error(
+          `keys_mapping: ${errorMessage(err)}: with kind cluster every key of a script must hash to one slot (give them one hash tag, e.g. {user1}.a and {user1}.b)`,
+        );
+      throw err;
     }
   }
 }
@@ -135,6 +145,7 @@ export const spec = defineComponent({
       advanced: true,
     }),
   ],
+  lint: lintRedisClient,
   examples: [
     {
       title: 'Take the lowest member of a sorted set and move it to the end',

@@ -7,7 +7,7 @@ import { flagged, processorErrorLog } from '../../engine/processor_helpers.js';
 import type { Batch } from '../../message/message.js';
 import { SqlInsertWriter } from '../outputs/sql_insert.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
-import { connectionFields, insertFields } from '../sql/fields.js';
+import { connectionFields, insertFields, lintSqlDriver } from '../sql/fields.js';
 
 export const spec = defineComponent({
   name: 'sql_insert',
@@ -17,8 +17,9 @@ export const spec = defineComponent({
   summary:
     'Inserts a row per message into a SQL table (a batch as one multi-row INSERT) and passes the messages on unchanged.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). When the insert fails, every message of the batch is flagged with the error (handle it with `catch`).',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. When the insert fails, every message of the batch is flagged with the error (handle it with `catch`).',
   fields: [...insertFields({ table: 'audit', columns: ['id', 'seen_at'] }), ...connectionFields()],
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Keep an audit row of every message on its way',

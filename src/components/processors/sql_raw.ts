@@ -16,7 +16,7 @@ export const spec = defineComponent({
   summary:
     'Runs a SQL statement per message; the rows it returns replace the message as an array of objects.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). With `exec_only` the message is kept as it was (for inserts and updates). `queries` run in one transaction per message; the rows of the last statement that is not `exec_only` become the message. A failed statement flags the message with the error (handle it with `catch`), it is not dropped. Use it inside `branch` to enrich a message with a lookup.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. With `exec_only` the message is kept as it was (for inserts and updates). `queries` run in one transaction per message; the rows of the last statement that is not `exec_only` become the message. A failed statement flags the message with the error (handle it with `catch`), it is not dropped. Use it inside `branch` to enrich a message with a lookup.',
   fields: [
     driverField(),
     dsnField(),

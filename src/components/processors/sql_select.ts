@@ -7,7 +7,7 @@ import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js
 import { selectStatement } from '../inputs/sql_select.js';
 import { argsOf } from '../sql/args.js';
 import { connectOnUse, SqlDatabase } from '../sql/client.js';
-import { connectionFields, selectFields } from '../sql/fields.js';
+import { connectionFields, lintSqlDriver, selectFields } from '../sql/fields.js';
 
 export const spec = defineComponent({
   name: 'sql_select',
@@ -16,8 +16,9 @@ export const spec = defineComponent({
   categories: ['Integration'],
   summary: 'Runs a SELECT per message; the rows it returns replace the message as an array of objects.',
   description:
-    'Supports `postgres` (and `pgx`) and `mysql` (MySQL, MariaDB). Placeholders in `where` are `$1`... for postgres and `?` for mysql, filled per message from `args_mapping`. Use it inside `branch` to keep the message and add the result to it. A failed query flags the message with the error.',
+    'Supports `postgres` (and `pgx`), `mysql` (MySQL, MariaDB) and `sqlite`. Placeholders in `where` are `$1`... for postgres and `?` for mysql and sqlite, filled per message from `args_mapping`. Use it inside `branch` to keep the message and add the result to it. A failed query flags the message with the error.',
   fields: [...selectFields({ table: 'users', where: 'id = $1' }), ...connectionFields()],
+  lint: lintSqlDriver,
   examples: [
     {
       title: 'Attach the matching user row to each message',

@@ -2,7 +2,7 @@
 import { defineComponent, field } from '../../config/spec.js';
 import type { RateLimit } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
-import { RedisSession, redisClientFields, redisTarget } from '../redis/client.js';
+import { lintRedisClient, RedisSession, redisClientFields, redisTarget } from '../redis/client.js';
 
 // The reference's script: count the access; the first one starts the window; over the limit,
 // answer how long the window still lasts.
@@ -61,7 +61,10 @@ export const spec = defineComponent({
     field.duration('interval', 'The length of the window that `count` applies to.', { default: '1s' }),
     field.string('key', 'The Redis key holding the counter.'),
   ],
-  lint: (config) => (config.count <= 0 ? ['count must be larger than zero'] : []),
+  lint: (config) => [
+    ...lintRedisClient(config),
+    ...(config.count <= 0 ? ['count must be larger than zero'] : []),
+  ],
   examples: [
     {
       title: 'One hundred messages per second across all instances',

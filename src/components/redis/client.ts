@@ -1,116 +1,27 @@
-// The client fields every Redis component shares (url, kind, master, client_name, tls) and the
-// connection they describe. Connections never reconnect by themselves: inputs and outputs let
-// the engine reconnect (connect() opens a fresh connection), and `RedisSession` reconnects on the
-// next use for caches, rate limits and processors.
+// The connection every Redis component uses, whatever the `kind` (kinds.ts): one client opened
+// by open(). Connections never reconnect by themselves: inputs and outputs let the engine
+// reconnect (connect() opens a fresh connection), and `RedisSession` reconnects on the next use
+// for caches, rate limits and processors.
 
-import type * as RedisModule from '@redis/client';
 import type { RedisArgument } from '@redis/client';
 import type { Logger } from 'pino';
-import { type ConfigOf, field } from '../../config/spec.js';
-import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
-import { redactUrl } from '../connection/urls.js';
-import { type TlsOptions, tlsField, tlsOptions } from '../fields/tls.js';
+import { errorMessage, NotConnectedError } from '../../engine/errors.js';
+import { createKindClient, isReplyError, type KindClient } from './kinds.js';
+import type { RedisTarget } from './target.js';
 
+export {
+  lintRedisClient,
+  type RedisClientConfig,
+  type RedisTarget,
+  redisClientFields,
+  redisKindOf,
+  redisTarget,
+} from './target.js';
 export type { RedisArgument };
+export { isReplyError };
 
 /** A decoded RESP2 reply: bulk strings as strings (or Buffers from sendBinary), arrays nested. */
 export type RedisReply = string | number | Buffer | null | RedisReply[];
-
-export function redisClientFields() {
-  return [
-    field.string(
-      'url',
-      'The URL of the Redis server; the database is the optional path. `rediss://` connects over TLS.',
-      {
-        examples: ['redis://:6379', 'redis://localhost:6379', 'redis://user:password@redis:6379/1'],
-      },
-    ),
-    field.enum(
-      'kind',
-      'The client kind. nekton supports `simple` (one server) only so far.',
-      ['simple', 'cluster', 'failover'],
-      { default: 'simple', advanced: true },
-    ),
-    field.string('master', 'The master name when `kind` is `failover`.', {
-      default: '',
-      advanced: true,
-      examples: ['mymaster'],
-    }),
-    field.string('client_name', 'The connection name set with CLIENT SETNAME (shown by CLIENT LIST).', {
-      default: 'redpanda-connect',
-      advanced: true,
-    }),
-    tlsField(),
-  ] as const;
-}
-
-/** The client fields as a factory receives them. */
-export type RedisClientConfig = ConfigOf<ReturnType<typeof redisClientFields>>;
-
-/** Where and how to connect, checked once at build time. */
-export interface RedisTarget {
-  url: string;
-  /** The URL without its password, for logs and errors. */
-  address: string;
-  name: string;
-  tls: TlsOptions | undefined;
-}
-
-/** Checks the client fields; cluster and failover kinds fail here with a clear message. */
-export async function redisTarget(config: RedisClientConfig): Promise<RedisTarget> {
-  if (config.kind !== 'simple') {
-    throw new ConfigError(
-      `redis kind '${config.kind}' is not supported by nekton yet: only 'simple' (a single server) works`,
-    );
-  }
-  // Benthos accepts a comma-separated list (for cluster kinds); a simple client uses the first.
-  const first = (config.url.split(',')[0] ?? '').trim();
-  const url = first.replace(/^tcp:\/\//, 'redis://');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ConfigError(`url: not a valid redis URL: ${redactUrl(first)}`);
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError(`url: expected a redis:// or rediss:// URL, got ${redactUrl(first)}`);
-  }
-  return {
-    url,
-    address: redactUrl(parsed.toString()),
-    name: config.client_name,
-    tls: await tlsOptions(config.tls),
-  };
-}
-
-/** True for errors the server replied with (the connection is fine; retrying will not help). */
-export function isReplyError(err: unknown): boolean {
-  return redis !== undefined && err instanceof redis.ErrorReply;
-}
-
-// The client is loaded on first connect: a process that uses no Redis component never pays for it.
-let redis: typeof RedisModule | undefined;
-
-/** The part of node-redis's client used here (its generic type is heavy and adds nothing for raw commands). */
-interface Client {
-  readonly isOpen: boolean;
-  connect(): Promise<unknown>;
-  sendCommand(args: readonly RedisArgument[]): Promise<unknown>;
-  subscribe(
-    channels: string[],
-    listener: (message: Buffer, channel: Buffer) => void,
-    bufferMode: true,
-  ): Promise<void>;
-  pSubscribe(
-    patterns: string[],
-    listener: (message: Buffer, channel: Buffer) => void,
-    bufferMode: true,
-  ): Promise<void>;
-  close(): Promise<void>;
-  destroy(): void;
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  withTypeMapping(mapping: Record<number, unknown>): unknown;
-}
 
 /** How long a command may wait for its reply (beyond a blocking command's own timeout). */
 export const COMMAND_TIMEOUT_MS = 5000;
@@ -122,7 +33,7 @@ export const COMMAND_TIMEOUT_MS = 5000;
 export class RedisConnection {
   private lostError: Error | null = null;
   private readonly lostListeners: Array<(err: Error) => void> = [];
-  private readonly binary: Client;
+  private readonly binary: Pick<KindClient, 'sendCommand'>;
   /**
    * When each reply still owed is due, oldest first (Redis answers in order). One timer checks
    * the oldest instead of the client's AbortSignal timer per command, which cost ~12% of CPU in W4.
@@ -131,34 +42,23 @@ export class RedisConnection {
   private watchdog: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly client: Client,
+    private readonly client: KindClient,
     readonly target: RedisTarget,
   ) {
-    const blobString = (redis as typeof RedisModule).RESP_TYPES.BLOB_STRING;
-    this.binary = client.withTypeMapping({ [blobString]: Buffer }) as unknown as Client;
+    this.binary = client.binary();
   }
 
   /** Connects (and pings); throws an Error naming the address and the reason. */
   static async open(target: RedisTarget, logger: Logger): Promise<RedisConnection> {
-    const socket = target.tls
-      ? { tls: true as const, ...target.tls, reconnectStrategy: false as const, connectTimeout: 5000 }
-      : { reconnectStrategy: false as const, connectTimeout: 5000 };
-    redis ??= await import('@redis/client');
-    const client = redis.createClient({
-      url: target.url,
-      RESP: 2,
-      name: target.name || undefined,
-      // Commands fail at once while disconnected instead of queueing for a reconnect that never comes.
-      disableOfflineQueue: true,
-      // No per-command timer: the connection's watchdog times replies out (see `owed`).
-      commandOptions: { timeout: 0 },
-      socket,
-    }) as unknown as Client;
+    const client = await createKindClient(target);
     const connection = new RedisConnection(client, target);
-    // Without a listener an 'error' event would crash the process.
-    client.on('error', (err: Error) => {
-      logger.debug(`redis ${target.address}: ${err.message}`);
-      connection.markLost(err);
+    // Without a listener an 'error' event would crash the process. A single server's error ends
+    // its connection; a cluster or sentinel client reports node errors it recovers from itself
+    // (a command that fails because of one still ends the connection, in wrap()).
+    client.on('error', (err?: Error) => {
+      const error = err instanceof Error ? err : new Error(String(err));
+      logger.debug(`redis ${target.address}: ${error.message}`);
+      if (target.kind === 'simple') connection.markLost(error);
     });
     client.on('end', () => connection.markLost(new Error('connection closed')));
     try {
@@ -230,7 +130,7 @@ export class RedisConnection {
     if (this.client.isOpen) this.client.destroy();
   }
 
-  private run(client: Client, args: readonly RedisArgument[]): Promise<unknown> {
+  private run(client: Pick<KindClient, 'sendCommand'>, args: readonly RedisArgument[]): Promise<unknown> {
     if (this.lostError) return Promise.reject(this.notConnected(this.lostError));
     let reply: Promise<unknown>;
     try {

@@ -1,4 +1,5 @@
 // Builds a scanner from a nested `scanner` field value (inputs and wrapping scanners use this).
+import { lintText } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
 import { type Scanner, scannerNameAndConfig, withFieldDefaults } from './scanner.js';
@@ -16,7 +17,7 @@ export async function buildScanner(value: unknown, ctx: BuildContext, at = ctx.p
   if (!spec) throw new ConfigError(`scanner ${name} is not known`);
   const full = spec.root ? (config ?? spec.root.default) : withFieldDefaults(spec.fields, config);
   const lint = spec.lint?.(full) ?? [];
-  if (lint.length > 0) throw new ConfigError(`scanner ${name}: ${lint.join('; ')}`);
+  if (lint.length > 0) throw new ConfigError(`scanner ${name}: ${lint.map(lintText).join('; ')}`);
   // A child of ctx, not a copy: BuildContext has getters that must stay lazy.
   const scannerCtx: BuildContext = Object.create(ctx, { path: { value: at } });
   return (await spec.build(full, scannerCtx)) as Scanner;

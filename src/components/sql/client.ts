@@ -1,5 +1,6 @@
 // One database connection pool behind a small driver-neutral face (pg for postgres, mysql2 for
-// mysql/MariaDB): statements with positional arguments, transactions, rows as plain JSON values.
+// mysql/MariaDB, SQLite as WebAssembly for sqlite): statements with positional arguments,
+// transactions, rows as plain JSON values.
 import { readFile } from 'node:fs/promises';
 import type * as MysqlModule from 'mysql2/promise';
 import type PgModule from 'pg';
@@ -9,18 +10,10 @@ import { ConfigError, errorMessage, NotConnectedError } from '../../engine/error
 import { expandPaths } from '../inputs/file.js';
 import { describeTarget, dialectOf, parseMysqlDsn, type SqlDialect } from './dsn.js';
 import type { SqlConnectionConfig } from './fields.js';
+import type { Pool, Row, SqlSession } from './pool.js';
+import { loadSqlite, openSqlite, type SqlitePool } from './sqlite.js';
 
-export type Row = Record<string, unknown>;
-
-export interface SqlSession {
-  /** Runs one statement; the rows it returned ([] for statements that return none). */
-  query(sql: string, args?: readonly unknown[]): Promise<Row[]>;
-}
-
-interface Pool extends SqlSession {
-  transaction<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+export type { Row, SqlSession };
 
 // Error codes that mean the connection (not the statement) failed: reconnect, then retry.
 const CONNECTION_CODES = new Set([
@@ -84,9 +77,10 @@ function pgInt8(text: string): number | bigint {
 let pg: typeof PgModule | undefined;
 let mysql: typeof MysqlModule | undefined;
 
-async function loadDriver(dialect: 'postgres' | 'mysql'): Promise<void> {
+async function loadDriver(dialect: SqlDialect): Promise<void> {
   if (dialect === 'postgres') pg ??= (await import('pg')).default;
-  else mysql ??= await import('mysql2/promise');
+  else if (dialect === 'mysql') mysql ??= await import('mysql2/promise');
+  else await loadSqlite();
 }
 
 const pgTypes = {
@@ -190,6 +184,11 @@ async function runInit(config: SqlConnectionConfig, dialect: SqlDialect, pool: P
   for (const path of await expandPaths(files)) statements.push(await readFile(path, 'utf8'));
   if (config.init_statement?.trim()) statements.push(config.init_statement);
   if (statements.length === 0) return;
+  if (dialect === 'sqlite') {
+    // On the pool's own handle: a `:memory:` database exists only there.
+    for (const s of statements) await (pool as SqlitePool).exec(s);
+    return;
+  }
   if (dialect === 'postgres') {
     for (const s of statements) await pool.query(s);
     return;
@@ -232,9 +231,14 @@ export class SqlDatabase {
     this.address = describeTarget(this.dialect, config.dsn);
   }
 
-  /** `$n` for postgres, `?` for mysql: the placeholder of the n-th (1-based) argument. */
+  /** `$n` for postgres, `?` for mysql and sqlite: the placeholder of the n-th (1-based) argument. */
   placeholder(n: number): string {
     return this.dialect === 'postgres' ? `$${n}` : '?';
+  }
+
+  /** The most placeholders one statement may hold (SQLite's SQLITE_MAX_VARIABLE_NUMBER is lower). */
+  get maxParameters(): number {
+    return this.dialect === 'sqlite' ? 32_766 : 65_535;
   }
 
   async connect(): Promise<void> {
@@ -249,7 +253,9 @@ export class SqlDatabase {
           ? openPostgres(this.config, (err) =>
               this.logger.warn(`${this.address}: idle connection failed: ${err.message}`),
             )
-          : openMysql(this.config);
+          : dialect === 'mysql'
+            ? openMysql(this.config)
+            : openSqlite(this.config.dsn);
     } catch (err) {
       throw new Error(`${this.address}: ${errorMessage(err)}`);
     }

@@ -1,15 +1,22 @@
 // Data source names as the reference accepts them, turned into client options, plus a
 // password-free description of the address for logs and errors.
 import type { PoolConfig } from 'pg';
+import { describeSqlite } from './sqlite.js';
 
-export type SqlDialect = 'postgres' | 'mysql';
+export type SqlDialect = 'postgres' | 'mysql' | 'sqlite';
+
+/** The drivers nekton has a client for, as the message of a refused one lists them. */
+export const WORKING_DRIVERS = ['postgres', 'pgx', 'mysql', 'sqlite'] as const;
 
 /** The dialect a driver name speaks; throws a clear error for drivers nekton has no client for. */
 export function dialectOf(driver: string): SqlDialect {
   const d = driver.toLowerCase();
   if (d === 'postgres' || d === 'pgx') return 'postgres';
   if (d === 'mysql') return 'mysql';
-  throw new Error(`sql driver '${driver}' is not supported by nekton (supported: postgres, pgx, mysql)`);
+  if (d === 'sqlite') return 'sqlite';
+  throw new Error(
+    `sql driver '${driver}' is not supported by nekton: it has no client for it (working drivers: ${WORKING_DRIVERS.join(', ')})`,
+  );
 }
 
 export interface MysqlTarget {
@@ -59,6 +66,7 @@ export function parseMysqlDsn(dsn: string): MysqlTarget {
 
 /** `host:port/db` of a DSN, never its password, for log lines and error messages. */
 export function describeTarget(dialect: SqlDialect, dsn: string): string {
+  if (dialect === 'sqlite') return describeSqlite(dsn);
   try {
     if (dialect === 'mysql') {
       const t = parseMysqlDsn(dsn);

@@ -1,8 +1,10 @@
 // The connection fields every sql_* component shares, declared once in the reference's order and flags.
 import type { Mapping } from '../../bloblang/index.js';
-import { type ConfigOf, type FieldSpec, field } from '../../config/spec.js';
+import { type ConfigOf, type FieldLint, type FieldSpec, field } from '../../config/spec.js';
+import { errorMessage } from '../../engine/errors.js';
+import { dialectOf } from './dsn.js';
 
-/** Drivers the reference lists; nekton connects to `postgres`/`pgx` and `mysql`, the rest fail at connect. */
+/** Drivers the reference lists; nekton connects to `postgres`/`pgx`, `mysql` and `sqlite`, and lint refuses the rest. */
 export const SQL_DRIVERS = [
   'mysql',
   'postgres',
@@ -21,7 +23,7 @@ export const SQL_DRIVERS = [
 export function driverField() {
   return field.enum(
     'driver',
-    'The database driver: `postgres` (or `pgx`) and `mysql` (MySQL, MariaDB).',
+    "The database driver: `postgres` (or `pgx`), `mysql` (MySQL, MariaDB) or `sqlite`. The reference's other drivers (`clickhouse`, `mssql`, `oracle`, `snowflake`, `trino`, `gocosmos`, `spanner`, `databricks`) are refused by lint: nekton has no client for them.",
     SQL_DRIVERS,
   );
 }
@@ -29,11 +31,26 @@ export function driverField() {
 export function dsnField() {
   return field.string(
     'dsn',
-    'The data source name: a URL for postgres (`postgres://user:pass@host:5432/db?sslmode=disable`), the Go form for mysql (`user:pass@tcp(host:3306)/db`, a `mysql://` URL works too).',
+    'The data source name: a URL for postgres (`postgres://user:pass@host:5432/db?sslmode=disable`), the Go form for mysql (`user:pass@tcp(host:3306)/db`, a `mysql://` URL works too), a path for sqlite (`/var/lib/app.db`, `file:/var/lib/app.db?_pragma=foreign_keys(1)` or `:memory:`).',
     {
-      examples: ['postgres://postgres@127.0.0.1:5432/test?sslmode=disable', 'root@tcp(127.0.0.1:3306)/test'],
+      examples: [
+        'postgres://postgres@127.0.0.1:5432/test?sslmode=disable',
+        'root@tcp(127.0.0.1:3306)/test',
+        'file:/var/lib/nekton/events.db?_pragma=journal_mode(WAL)',
+      ],
     },
   );
+}
+
+/** Lint of `driver`: a driver nekton has no client for cannot run, so it must not lint. */
+export function lintSqlDriver(config: { driver?: unknown }): FieldLint[] {
+  if (typeof config.driver !== 'string') return [];
+  try {
+    dialectOf(config.driver);
+    return [];
+  } catch (err) {
+    return [{ field: 'driver', message: errorMessage(err) }];
+  }
 }
 
 /** The factory receives the compiled mapping, or undefined when none is given. */
@@ -42,7 +59,7 @@ export function argsMappingField(
 ): FieldSpec<'args_mapping', string | undefined, Mapping | undefined> {
   return field.mapping(
     'args_mapping',
-    'A Bloblang mapping that must evaluate to an array: the values of the placeholders (`$1`, `$2`... for postgres, `?` for mysql), in order.',
+    'A Bloblang mapping that must evaluate to an array: the values of the placeholders (`$1`, `$2`... for postgres, `?` for mysql and sqlite), in order.',
     { ...(optional ? { optional: true } : {}), examples: ['root = [ this.id, this.name ]'] },
   );
 }

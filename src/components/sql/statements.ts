@@ -1,17 +1,21 @@
 // The statement list of `sql_raw` (processor and output): `query` plus `queries`, each with its own
 // arguments, optionally interpolated per message (`unsafe_dynamic_query`) or guarded by `when`.
 import type { Interpolation, Mapping } from '../../bloblang/index.js';
-import { type ConfigOf, field } from '../../config/spec.js';
+import { type ConfigOf, type FieldLint, field } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import type { Batch } from '../../message/message.js';
 import { argsOf } from './args.js';
 import type { Row, SqlDatabase, SqlSession } from './client.js';
-import { argsMappingField } from './fields.js';
+import { argsMappingField, lintSqlDriver } from './fields.js';
 
 const queryField = () =>
-  field.string('query', 'The statement, with placeholders (`$1`... for postgres, `?` for mysql).', {
-    examples: ['INSERT INTO footable (foo, bar) VALUES ($1, $2);'],
-  });
+  field.string(
+    'query',
+    'The statement, with placeholders (`$1`... for postgres, `?` for mysql and sqlite).',
+    {
+      examples: ['INSERT INTO footable (foo, bar) VALUES ($1, $2);'],
+    },
+  );
 const execOnlyField = () => field.bool('exec_only', "Discard the statement's result.", { optional: true });
 const whenField = () =>
   field.mapping('when', 'A Bloblang query: the statement runs for a message only when it returns true.', {
@@ -30,10 +34,14 @@ export function rawQueryFields(last: 'exec_only' | 'when') {
 
 export function rawTopFields() {
   return [
-    field.string('query', 'The statement to run, with placeholders (`$1`... for postgres, `?` for mysql).', {
-      optional: true,
-      examples: ['SELECT * FROM footable WHERE user_id = $1;'],
-    }),
+    field.string(
+      'query',
+      'The statement to run, with placeholders (`$1`... for postgres, `?` for mysql and sqlite).',
+      {
+        optional: true,
+        examples: ['SELECT * FROM footable WHERE user_id = $1;'],
+      },
+    ),
     field.bool(
       'unsafe_dynamic_query',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Bloblang interpolation, not a JS template
@@ -75,11 +83,16 @@ export interface BoundStatement {
   execOnly: boolean;
 }
 
-export function lintStatements(config: { query?: string; queries?: readonly unknown[] }): string[] {
+export function lintStatements(config: {
+  driver?: unknown;
+  query?: string;
+  queries?: readonly unknown[];
+}): (string | FieldLint)[] {
+  const problems: (string | FieldLint)[] = lintSqlDriver(config);
   const hasQuery = Boolean(config.query?.trim());
   const hasQueries = (config.queries?.length ?? 0) > 0;
-  if (!hasQuery && !hasQueries) return ['either field query or field queries is required'];
-  return [];
+  if (!hasQuery && !hasQueries) problems.push('either field query or field queries is required');
+  return problems;
 }
 
 export class RawStatements {

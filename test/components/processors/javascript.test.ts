@@ -313,7 +313,7 @@ describe('javascript processor', () => {
     assert.deepEqual(lint({}), ['either the code or file field must be specified']);
     assert.deepEqual(lint({ code: 'x', file: 'y.js' }), ['cannot specify both the code and file fields']);
     assert.deepEqual(lint({ code: '1 +' }).length, 1);
-    assert.match(lint({ code: '1 +' })[0]!, /^compiling javascript code: Unexpected/);
+    assert.match(String(lint({ code: '1 +' })[0]), /^compiling javascript code: Unexpected/);
     assert.deepEqual(lint({ code: 'benthos.v0_msg_as_string();' }), []);
   });
 });

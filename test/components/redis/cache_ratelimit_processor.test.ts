@@ -71,11 +71,11 @@ describe('redis cache, rate limit and processor', () => {
     }
   });
 
-  it('a cluster or failover kind lints but fails to build with a clear message', async () => {
+  it('a failover kind without a master fails to build, naming master', async () => {
     const env = createTestEnv();
     await assert.rejects(
-      env.builder.buildCache(config('cache', { redis: { url: REDIS_URL, kind: 'cluster' } })),
-      /redis kind 'cluster' is not supported by nekton yet/,
+      env.builder.buildCache(config('cache', { redis: { url: REDIS_URL, kind: 'failover' } })),
+      /master: kind failover needs the name of the master/,
     );
   });
 
