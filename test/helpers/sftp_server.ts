@@ -157,6 +157,7 @@ export class SftpServer {
 
   /** Starts (again, after kill) on the same port with the same keys; resolves once it answers. */
   async restart(): Promise<void> {
+    if (this.child && this.child.exitCode === null) return; // running: a second one could not bind
     this.stderr = '';
     const child = spawn(SSHD, ['-D', '-e', '-f', join(this.dir, 'sshd_config')], {
       stdio: ['ignore', 'ignore', 'pipe'],

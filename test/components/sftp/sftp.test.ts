@@ -33,10 +33,10 @@ output:
     outputs:
       - sftp:
 ${s.connection('          ')}
-          path: '${s.path('out', '${! json("team") }', 'msg-${! json("id") }.json')}'
+          path: '${s.root}/out/\${! json("team") }/msg-\${! json("id") }.json'
       - sftp:
 ${s.connection('          ')}
-          path: '${s.path('out', 'all-${! json("team") }.ndjson')}'
+          path: '${s.root}/out/all-\${! json("team") }.ndjson'
           codec: lines
 `);
     try {
