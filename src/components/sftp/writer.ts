@@ -26,8 +26,8 @@ export class SftpWriter implements OutputWriter {
   private conn: SftpConnection | null = null;
   /** Least recently used first. */
   private readonly handles = new Map<string, AppendHandle>();
-  /** Writes run one at a time (as the reference's do): appends to a file stay in order. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly pending: { batch: Batch; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private draining: Promise<void> | null = null;
   private lostListener: ((err: Error) => void) | undefined;
   /** Directories known to exist: a file opened in one costs no round trip to check it. */
   private readonly dirs = new Set<string>();
@@ -52,13 +52,14 @@ export class SftpWriter implements OutputWriter {
   }
 
   write(batch: Batch): Promise<void> {
-    const run = this.queue.then(() => this.writeNow(batch));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return new Promise((resolve, reject) => {
+      this.pending.push({ batch, resolve, reject });
+      if (!this.draining) this.draining = this.drain();
+    });
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.draining;
     const conn = this.conn;
     this.conn = null;
     if (!conn) return;
@@ -68,20 +69,47 @@ export class SftpWriter implements OutputWriter {
     await conn.end();
   }
 
-  private async writeNow(batch: Batch): Promise<void> {
+  /**
+   * Writes run one at a time (as the reference's do), so appends to a file stay in order; batches
+   * that arrived while one was written go together, one SFTP write per file for all of them.
+   */
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      // A batch whose path cannot be rendered fails alone, before anything is written.
+      const writes: { batch: Batch; paths: string[]; resolve: () => void; reject: (err: unknown) => void }[] =
+        [];
+      for (const w of this.pending.splice(0)) {
+        try {
+          writes.push({ ...w, paths: w.batch.map((_, i) => this.renderPath(w.batch, i)) });
+        } catch (err) {
+          w.reject(err);
+        }
+      }
+      if (writes.length === 0) continue;
+      try {
+        await this.writeNow(writes);
+        for (const w of writes) w.resolve();
+      } catch (err) {
+        for (const w of writes) w.reject(err);
+      }
+    }
+    this.draining = null;
+  }
+
+  private async writeNow(batches: { batch: Batch; paths: string[] }[]): Promise<void> {
     const conn = this.conn;
     if (!conn || conn.lost) throw new NotConnectedError(conn?.lost?.message ?? 'not connected');
-    // Every path is rendered before anything is written: a bad one fails the batch untouched.
-    const paths = batch.map((_, i) => this.renderPath(batch, i));
+    const messages = batches.flatMap((b) => b.batch);
+    const paths = batches.flatMap((b) => b.paths);
     try {
       if (this.codec.replaceWhole) {
-        for (let i = 0; i < batch.length; i++)
-          await this.replace(conn, paths[i] as string, batch[i] as Message);
+        for (let i = 0; i < messages.length; i++)
+          await this.replace(conn, paths[i] as string, messages[i] as Message);
         return;
       }
-      for (const [path, messages] of groupByPath(batch, paths)) {
+      for (const [path, group] of groupByPath(messages, paths)) {
         const file = await this.appendHandle(conn, path);
-        const data = encodeMessages(messages, this.codec);
+        const data = encodeMessages(group, this.codec);
         await conn.write(file.handle, data, file.position);
         file.position += data.length;
       }
@@ -156,13 +184,13 @@ export class SftpWriter implements OutputWriter {
   }
 }
 
-function groupByPath(batch: Batch, paths: string[]): Map<string, Message[]> {
+function groupByPath(messages: Message[], paths: string[]): Map<string, Message[]> {
   const groups = new Map<string, Message[]>();
-  for (let i = 0; i < batch.length; i++) {
+  for (let i = 0; i < messages.length; i++) {
     const path = paths[i] as string;
     const group = groups.get(path);
-    if (group) group.push(batch[i] as Message);
-    else groups.set(path, [batch[i] as Message]);
+    if (group) group.push(messages[i] as Message);
+    else groups.set(path, [messages[i] as Message]);
   }
   return groups;
 }

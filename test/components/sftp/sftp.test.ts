@@ -96,6 +96,41 @@ ${s.connection('          ')}
     }
   });
 
+  it('output: a message whose path renders empty fails alone; the others are written', async (t) => {
+    const s = requireSftp(t, server);
+    if (!s) return;
+    const run = await startStream(`input:
+  generate:
+    count: 6
+    interval: ''
+    mapping: |
+      let n = counter()
+      root = if $n % 3 == 0 { {"n": $n} } else { {"n": $n, "path": "${s.root}/paths/d" + $n.string() + "/f.json"} }
+output:
+  fallback:
+    - sftp:
+${s.connection('        ')}
+        path: '\${! json("path").or("") }'
+        max_in_flight: 8
+    - capture: {}
+`);
+    try {
+      await waitFor(() => !run.stream.active, { message: 'the stream to end', timeoutMs: 15_000 });
+      assert.deepEqual(
+        run.capture.texts().sort(),
+        ['{"n":3}', '{"n":6}'],
+        'the messages without a dir went to the fallback',
+      );
+      for (const n of [1, 2, 4, 5])
+        assert.match(
+          readFileSync(s.path('paths', `d${n}`, 'f.json'), 'utf8'),
+          new RegExp(`^\\{"n":${n},"path":`),
+        );
+    } finally {
+      await run.stop();
+    }
+  });
+
   it('input: reads the files a glob matches in order, with lines and to_the_end, and sets sftp_path and sftp_mod_time', async (t) => {
     const s = requireSftp(t, server);
     if (!s) return;
