@@ -22,7 +22,7 @@ import { inheritResponseStore } from './inherit_response_store.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
 import { PauseGate } from './pause_gate.js';
-import { staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
+import { IN_FLIGHT, staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
 import type { Outcome } from './threads/wire.js';
 import { timerDelay } from './timer_delay.js';
 
@@ -91,7 +91,7 @@ export class Stream {
     private readonly pool: ThreadPool | null = null,
   ) {}
 
-  /** How many pipeline threads run the processors (0: they run on the main thread). */
+  /** Worker threads that run the processors beside the main thread (`threads` - 1; 0: none). */
   get pipelineThreads(): number {
     return this.pool?.size ?? 0;
   }
@@ -125,9 +125,10 @@ export class Stream {
       const pool = await startPool(components.pipeline, components.output, builder, logger);
       if (pool) closers.push(() => pool.close());
       const input = await builder.buildInput(components.input);
-      // On pipeline threads, two loops per thread keep each busy while the other's group crosses.
+      // On pipeline threads, two loops per thread keep each busy while the other's group crosses;
+      // one more runs groups here when every thread has two.
       const threads = pool
-        ? pool.size * 2
+        ? pool.size * IN_FLIGHT + 1
         : components.pipeline.threads > 0
           ? components.pipeline.threads
           : 2;
@@ -290,7 +291,7 @@ export class Stream {
         continue;
       }
       const txn = next;
-      let batches = this.pool ? this.runThreaded(txn.batch) : this.runPipeline(txn.batch);
+      let batches = this.pool?.hasRoom() ? this.runThreaded(txn.batch) : this.runPipeline(txn.batch);
       if (batches instanceof Promise) batches = await batches;
       if (batches instanceof Error) {
         await txn.ack(batches);
@@ -316,7 +317,16 @@ export class Stream {
    */
   private async runGroup(group: TransactionGroup): Promise<void> {
     if (this.processors.length === 0) return this.dispatchWhenFree(group, group.batches, group.batches);
-    if (this.pool) return this.runGroupThreaded(group);
+    if (!this.pool) return this.runGroupHere(group);
+    if (this.pool.hasRoom()) return this.runGroupThreaded(group);
+    await this.runGroupHere(group);
+    // The threads' answers are events, not microtasks: groups run here back to back would hold
+    // them (and starve the threads) until the input waits for I/O.
+    return new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** A group through the processors on this thread (see runGroup). */
+  private async runGroupHere(group: TransactionGroup): Promise<void> {
     let live: Batch[] = [];
     let out: Batch[] = [];
     /** For each batch of `out`, the index in `live` of the batch it came from. */
@@ -326,7 +336,7 @@ export class Stream {
       let batches = this.runPipeline(batch);
       if (batches instanceof Promise) {
         if (filtered.length !== 0) group.ack(null, filtered);
-        if (live.length !== 0) await this.dispatchWhenFree(group, live, out, origins);
+        if (live.length !== 0) await this.dispatchLive(group, live, out, origins);
         live = [];
         out = [];
         origins = [];
@@ -350,7 +360,7 @@ export class Stream {
     }
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
-    return this.dispatchWhenFree(group, live, out, origins);
+    return this.dispatchLive(group, live, out, origins);
   }
 
   /** The whole group crosses to a pipeline thread in one message; what comes back is written as runGroup does. */
@@ -388,6 +398,16 @@ export class Stream {
     }
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
+    return this.dispatchLive(group, live, out, origins);
+  }
+
+  /** What a group's `live` batches became, to the output: one group write, or a write per batch. */
+  private dispatchLive(
+    group: TransactionGroup,
+    live: Batch[],
+    out: Batch[],
+    origins: number[],
+  ): Promise<void> {
     if (this.output.writeGroup) return this.dispatchWhenFree(group, live, out, origins);
     return this.dispatchEach(group, live, out, origins);
   }
@@ -653,7 +673,8 @@ async function startPool(
         baseDir: builder.baseDir,
         contentBack: !discardsContent(output),
       },
-      size,
+      // The main thread is one of the pipelines: it runs a group itself when every thread is busy.
+      size - 1,
       logger,
     );
   } catch (err) {
