@@ -654,8 +654,8 @@ async function startPool(
   logger: Logger,
 ): Promise<ThreadPool | null> {
   if (pipeline.processors.length === 0) return null;
-  // Opt-in (docs/guides/performance.md): on 2 cores threads cost ~1.4x the CPU per message of one
-  // thread for W2 and ~1.6x for a noop file copy, so `threads` keeps its async workers unless asked.
+  // Opt-in (docs/guides/performance.md): on 2 cores threads cost ~1.25x the CPU per message of one
+  // thread for W2 and ~1.2x for a noop file copy, so `threads` keeps its async workers unless asked.
   if (!pipelineWorkersEnabled()) return null;
   if (!pipeline.threadsWritten && pipeline.threads <= 1) return null;
   const size = threadCount(pipeline.threads, availableParallelism());
