@@ -22,7 +22,7 @@ import { inheritResponseStore } from './inherit_response_store.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
 import { PauseGate } from './pause_gate.js';
-import { staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
+import { IN_FLIGHT, staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
 import type { Outcome } from './threads/wire.js';
 import { timerDelay } from './timer_delay.js';
 
@@ -91,7 +91,7 @@ export class Stream {
     private readonly pool: ThreadPool | null = null,
   ) {}
 
-  /** How many pipeline threads run the processors (0: they run on the main thread). */
+  /** Worker threads that run the processors beside the main thread (`threads` - 1; 0: none). */
   get pipelineThreads(): number {
     return this.pool?.size ?? 0;
   }
@@ -122,12 +122,13 @@ export class Stream {
         const built = buffer;
         closers.push(() => built.close());
       }
-      const pool = await startPool(components.pipeline, builder, logger);
+      const pool = await startPool(components.pipeline, components.output, builder, logger);
       if (pool) closers.push(() => pool.close());
       const input = await builder.buildInput(components.input);
-      // On pipeline threads, two loops per thread keep each busy while the other's group crosses.
+      // On pipeline threads, two loops per thread keep each busy while the other's group crosses;
+      // one more runs groups here when every thread has two.
       const threads = pool
-        ? pool.size * 2
+        ? pool.size * IN_FLIGHT + 1
         : components.pipeline.threads > 0
           ? components.pipeline.threads
           : 2;
@@ -274,8 +275,10 @@ export class Stream {
 
   private async worker(source: Pick<Input, 'read' | 'readMany'>): Promise<void> {
     // Groups only pay off when the output takes them in one call: writing a group batch by batch
-    // (fan-out, switch...) would start hundreds of writes at once and fill memory with them.
-    const grouped = source.readMany !== undefined && this.output.writeGroup !== undefined;
+    // (fan-out, switch...) would start hundreds of writes at once and fill memory with them. On
+    // pipeline threads they always do: a crossing per message cost 20x the copy (runGroupThreaded).
+    const grouped =
+      source.readMany !== undefined && (this.output.writeGroup !== undefined || this.pool !== null);
     const gated = this.buffer === null;
     for (;;) {
       const closed = gated ? this.gate.whenOpen() : undefined;
@@ -288,7 +291,7 @@ export class Stream {
         continue;
       }
       const txn = next;
-      let batches = this.pool ? this.runThreaded(txn.batch) : this.runPipeline(txn.batch);
+      let batches = this.pool?.hasRoom() ? this.runThreaded(txn.batch) : this.runPipeline(txn.batch);
       if (batches instanceof Promise) batches = await batches;
       if (batches instanceof Error) {
         await txn.ack(batches);
@@ -314,7 +317,16 @@ export class Stream {
    */
   private async runGroup(group: TransactionGroup): Promise<void> {
     if (this.processors.length === 0) return this.dispatchWhenFree(group, group.batches, group.batches);
-    if (this.pool) return this.runGroupThreaded(group);
+    if (!this.pool) return this.runGroupHere(group);
+    if (this.pool.hasRoom()) return this.runGroupThreaded(group);
+    await this.runGroupHere(group);
+    // The threads' answers are events, not microtasks: groups run here back to back would hold
+    // them (and starve the threads) until the input waits for I/O.
+    return new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** A group through the processors on this thread (see runGroup). */
+  private async runGroupHere(group: TransactionGroup): Promise<void> {
     let live: Batch[] = [];
     let out: Batch[] = [];
     /** For each batch of `out`, the index in `live` of the batch it came from. */
@@ -324,7 +336,7 @@ export class Stream {
       let batches = this.runPipeline(batch);
       if (batches instanceof Promise) {
         if (filtered.length !== 0) group.ack(null, filtered);
-        if (live.length !== 0) await this.dispatchWhenFree(group, live, out, origins);
+        if (live.length !== 0) await this.dispatchLive(group, live, out, origins);
         live = [];
         out = [];
         origins = [];
@@ -348,7 +360,7 @@ export class Stream {
     }
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
-    return this.dispatchWhenFree(group, live, out, origins);
+    return this.dispatchLive(group, live, out, origins);
   }
 
   /** The whole group crosses to a pipeline thread in one message; what comes back is written as runGroup does. */
@@ -386,7 +398,48 @@ export class Stream {
     }
     if (filtered.length !== 0) group.ack(null, filtered);
     if (live.length === 0) return;
-    return this.dispatchWhenFree(group, live, out, origins);
+    return this.dispatchLive(group, live, out, origins);
+  }
+
+  /** What a group's `live` batches became, to the output: one group write, or a write per batch. */
+  private dispatchLive(
+    group: TransactionGroup,
+    live: Batch[],
+    out: Batch[],
+    origins: number[],
+  ): Promise<void> {
+    if (this.output.writeGroup) return this.dispatchWhenFree(group, live, out, origins);
+    return this.dispatchEach(group, live, out, origins);
+  }
+
+  /**
+   * A group's batches written one write each, in order, for an output without writeGroup (only
+   * pipeline threads read groups for such outputs); each settles its own batch of the group.
+   */
+  private async dispatchEach(
+    group: TransactionGroup,
+    live: Batch[],
+    out: Batch[],
+    origins: number[],
+  ): Promise<void> {
+    let from = 0;
+    for (let i = 0; i < live.length; i++) {
+      let to = from;
+      while (to < out.length && origins[to] === i) to++;
+      const made = out.slice(from, to);
+      from = to;
+      const batch = live[i]!;
+      if (this.slots.tryTake(1)) this.dispatchPart(group, batch, made);
+      else await this.slots.whenFree(1, () => this.dispatchPart(group, batch, made));
+    }
+  }
+
+  private dispatchPart(group: TransactionGroup, batch: Batch, made: Batch[]): void {
+    const pending = new PendingTxn(null, group, [batch], 1, made, null);
+    this.pending.add(pending);
+    const written =
+      made.length === 1 ? this.output.write(made[0]!) : Promise.all(made.map((b) => this.output.write(b)));
+    this.track(pending, written);
   }
 
   /** One batch through the pipeline threads (as runPipeline answers). */
@@ -596,12 +649,13 @@ export function pipelineWorkersEnabled(env: NodeJS.ProcessEnv = process.env): bo
  */
 async function startPool(
   pipeline: StreamComponents['pipeline'],
+  output: ComponentConfig,
   builder: ComponentBuilder,
   logger: Logger,
 ): Promise<ThreadPool | null> {
   if (pipeline.processors.length === 0) return null;
-  // Opt-in: measured on 2 cores, threads gave W2 1.04x and made a file -> noop -> file copy of 100k
-  // lines 20x slower and out of order, so `threads` keeps its async workers unless asked.
+  // Opt-in (docs/guides/performance.md): on 2 cores threads cost ~1.25x the CPU per message of one
+  // thread for W2 and ~1.2x for a noop file copy, so `threads` keeps its async workers unless asked.
   if (!pipelineWorkersEnabled()) return null;
   if (!pipeline.threadsWritten && pipeline.threads <= 1) return null;
   const size = threadCount(pipeline.threads, availableParallelism());
@@ -613,8 +667,14 @@ async function startPool(
   }
   try {
     return await ThreadPool.start(
-      { processors: pipeline.processors, logLevel: logger.level, baseDir: builder.baseDir },
-      size,
+      {
+        processors: pipeline.processors,
+        logLevel: logger.level,
+        baseDir: builder.baseDir,
+        contentBack: !discardsContent(output),
+      },
+      // The main thread is one of the pipelines: it runs a group itself when every thread is busy.
+      size - 1,
       logger,
     );
   } catch (err) {
@@ -623,6 +683,15 @@ async function startPool(
     );
     return null;
   }
+}
+
+/**
+ * A plain `drop` output never reads what it is given: the pipeline threads then send back the
+ * shape, metadata and errors of their results but not their content, whose JSON text was a sixth
+ * of a thread's time.
+ */
+function discardsContent(output: ComponentConfig): boolean {
+  return output.type === 'drop' && output.processors.length === 0;
 }
 
 function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {

@@ -181,6 +181,8 @@ export function fakeStream(options: {
   threads?: number;
   /** The input buffers groups of messages and the output writes groups (the engine's fast path). */
   grouped?: boolean;
+  /** Whether the output writes groups, when it differs from `grouped`. */
+  groupedOutput?: boolean;
 }): StreamComponents {
   return {
     input: component('fake_input', 'root.input', {
@@ -194,7 +196,7 @@ export function fakeStream(options: {
     output: component('fake_output', 'root.output', {
       max_in_flight: options.maxInFlight ?? 1,
       batch_count: options.batchCount ?? 0,
-      grouped: options.grouped ?? false,
+      grouped: options.groupedOutput ?? options.grouped ?? false,
     }),
   };
 }

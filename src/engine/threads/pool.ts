@@ -113,6 +113,8 @@ class Thread {
 }
 
 const MAX_RESTART_DELAY_MS = 5_000;
+/** Groups a thread holds at once: one it runs, the next ones waiting in its queue. */
+export const IN_FLIGHT = 2;
 /** Built at run time: scripts/bundle.mjs refuses the bundle if its text holds a dynamic import of a package it does not know. */
 const DYNAMIC_IMPORT = String.fromCharCode(105) + 'mport';
 
@@ -159,6 +161,12 @@ export class ThreadPool {
       if (thread) this.send(thread, batches, waiting);
       else this.queued.push({ batches, waiting });
     });
+  }
+
+  /** Whether a ready thread has fewer than two groups: else the main thread runs the next itself. */
+  hasRoom(): boolean {
+    for (const t of this.threads) if (t.ready && t.inFlight.size < IN_FLIGHT) return true;
+    return false;
   }
 
   /** For tests: makes one thread throw an exception nothing catches. */

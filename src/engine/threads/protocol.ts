@@ -6,6 +6,8 @@ export interface WorkerSetup {
   processors: ComponentConfig[];
   logLevel: string;
   baseDir?: string;
+  /** False when the output never reads the results' content (`drop`): only their shape comes back. */
+  contentBack: boolean;
 }
 
 /** Main thread -> pipeline thread. */

@@ -34,6 +34,7 @@ async function build(registry: Registry, setup: WorkerSetup, abort: AbortControl
 async function runAll(
   processors: Processor[],
   batches: ReturnType<typeof readGroup>,
+  content: boolean,
 ): Promise<{ outcomes: Outcome[]; texts: OutcomeTexts }> {
   const outcomes: Outcome[] = new Array(batches.length);
   const texts: OutcomeTexts = new Array(batches.length);
@@ -43,7 +44,7 @@ async function runAll(
     try {
       const result = runProcessors(processors, batches[i]!);
       made = result instanceof Promise ? await result : result;
-      madeTexts = made.map(contentOf);
+      if (content) madeTexts = made.map(contentOf);
     } catch (err) {
       made = asError(err);
     }
@@ -84,9 +85,9 @@ export function serveThread(registry: Registry): void {
           return;
         }
         const { id } = msg;
-        runAll(processors, readGroup(msg.packet))
+        runAll(processors, readGroup(msg.packet), setup.contentBack)
           .then(({ outcomes, texts }) => {
-            const { packet, transfer } = writeOutcomes(outcomes, texts);
+            const { packet, transfer } = writeOutcomes(outcomes, texts, setup.contentBack);
             post({ kind: 'done', id, packet }, transfer);
           })
           .catch((err: unknown) => post({ kind: 'error', id, error: asError(err).message }));

@@ -32,6 +32,9 @@ export class PacketWriter {
   private lastMetaIndex = -1;
   private bytes = 0;
 
+  /** content false: each message goes as empty bytes (its metadata and error still go). */
+  constructor(private readonly content = true) {}
+
   int(n: number): void {
     if (this.at === this.layout.length) {
       const grown = new Int32Array(this.layout.length * 2);
@@ -61,7 +64,8 @@ export class PacketWriter {
     for (let i = 0; i < batch.length; i++) {
       const msg = batch[i]!;
       const text = texts?.[i] ?? null;
-      if (text === null) {
+      if (!this.content) this.int(0);
+      else if (text === null) {
         const size = msg.byteSize();
         this.pieces.push(msg);
         this.int(size);
@@ -201,11 +205,13 @@ export type Outcome = Batch[] | Error;
 /** For each batch of each outcome, each message's JSON text or null (see PacketWriter.batch). */
 export type OutcomeTexts = Array<Array<Array<string | null>> | null>;
 
+/** `content` false: the messages go without their content (see PacketWriter). */
 export function writeOutcomes(
   outcomes: readonly Outcome[],
   texts?: OutcomeTexts,
+  content = true,
 ): { packet: Packet; transfer: ArrayBuffer[] } {
-  const w = new PacketWriter();
+  const w = new PacketWriter(content);
   w.int(outcomes.length);
   for (let i = 0; i < outcomes.length; i++) {
     const o = outcomes[i]!;
