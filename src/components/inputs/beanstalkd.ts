@@ -5,7 +5,7 @@ import { defineComponent } from '../../config/spec.js';
 import type { Input, InputReader, Transaction } from '../../engine/component.js';
 import { NotConnectedError } from '../../engine/errors.js';
 import { Message } from '../../message/message.js';
-import { BeanstalkdConnection, type Job } from '../beanstalkd/client.js';
+import { BeanstalkdConnection, BeanstalkdReplyError, type Job } from '../beanstalkd/client.js';
 import { addressField, lintAddress } from '../beanstalkd/fields.js';
 
 /** How long a reserve blocks on the server while this reader holds no job (whole seconds). */
@@ -90,7 +90,11 @@ export class BeanstalkdReader implements InputReader {
         // A job from an earlier connection is ready again; deleting it still spares a duplicate.
         await current.delete(job.id);
       } else if (current === connection) {
-        await current.release(job.id, RELEASE_PRIORITY, 0);
+        // NOT_FOUND: no longer reserved by this connection (its time-to-run ran out), so it is
+        // back in the tube already.
+        await current.release(job.id, RELEASE_PRIORITY, 0).catch((e: unknown) => {
+          if (!(e instanceof BeanstalkdReplyError && e.reply === 'NOT_FOUND')) throw e;
+        });
       }
     };
     return { batch: [new Message(job.body)], ack };

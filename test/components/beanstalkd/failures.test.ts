@@ -28,7 +28,7 @@ describe('beanstalkd failures', () => {
     ]);
     assert.deepEqual(
       lint('input:\n  stdin: {}\noutput:\n  beanstalkd:\n    address: 127.0.0.1:11300\n    tube: jobs\n'),
-      ['(6,5) field tube not recognised'],
+      ['(6,1) field tube not recognised'],
     );
     assert.deepEqual(
       lint('input:\n  beanstalkd: {}\noutput:\n  drop: {}\n').length,

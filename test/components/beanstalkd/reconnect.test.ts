@@ -91,7 +91,9 @@ output:
 
   it('an idle output reports a cut connection on its status and reconnects without a write', async (t) => {
     if (!(await requireService(t, 'beanstalkd'))) return;
-    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 11300 });
+    // A private server: a message that did reach it must not land in the shared server's tube.
+    const server = await PrivateBeanstalkd.start();
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: server.port });
     const run = await startStream(`
 input:
   generate:
@@ -116,6 +118,7 @@ output:
     } finally {
       await run.stop();
       await proxy.cut();
+      await server.dispose();
     }
   });
 

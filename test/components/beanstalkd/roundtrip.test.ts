@@ -3,10 +3,10 @@
 // job, a nack releases it so it is delivered again; a stopped input lets go of the tube.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Input } from '../../../src/engine/component.js';
+import type { Input, Transaction } from '../../../src/engine/component.js';
 import { BEANSTALKD_ADDRESS, requireService, waitFor } from '../../helpers/kit.js';
 import { startStream } from '../amqp/stream_yaml.js';
-import { Admin, buildInput, inputYaml } from './helpers.js';
+import { Admin, buildInput, inputYaml, PrivateBeanstalkd } from './helpers.js';
 
 let admin: Admin | null = null;
 const tag = `${process.pid}-${Date.now()}`;
@@ -99,19 +99,66 @@ output:
     }
   });
 
-  it('stops cleanly while waiting for a job: the stream ends and its connection leaves the tube', async (t) => {
+  it('keeps a job it still holds reserved past its time-to-run (touches it on DEADLINE_SOON)', async (t) => {
     if (!(await requireService(t, 'beanstalkd'))) return;
     const a = admin as Admin;
-    const before = await watching(a);
-    const run = await startStream(inputYaml(BEANSTALKD_ADDRESS));
-    await waitFor(() => run.stream.isReady(), { message: 'the stream connected' });
-    await waitFor(async () => (await watching(a)) === before + 1, { message: 'the input watching' });
-    await run.stop();
-    await run.done;
-    await waitFor(async () => (await watching(a)) === before, { message: 'the connection closed' });
-    // Nothing holds the tube now: a job put after the stop stays ready.
-    const [id] = await a.put(`after-stop-${tag}`);
-    assert.equal(await a.state(id ?? ''), 'ready');
-    assert.equal(await a.take(), `after-stop-${tag}`);
+    // A time-to-run of 2 s, as the output (and the reference) puts jobs.
+    const id = await a.connection.put(Buffer.from(`held-${tag}`), 100, 0, 2);
+    const input = await buildInput(inputYaml(BEANSTALKD_ADDRESS));
+    const unsettled = new Set<Transaction>();
+    const take = (txn: Transaction | null) => {
+      if (txn) unsettled.add(txn);
+      return txn;
+    };
+    let reading: Promise<Transaction | null> | undefined;
+    try {
+      const held = take(await input.read());
+      assert.equal(held?.batch[0]?.text(), `held-${tag}`);
+      // The engine reads on while a message is in the pipeline: so does this test.
+      reading = input.read().then(take);
+      // Longer than the time-to-run: untouched, beanstalkd would have timed the job out by now.
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      const stats = (await a.connection.request(`stats-job ${id}`)).body?.toString() ?? '';
+      assert.match(stats, /^state: reserved$/m);
+      assert.match(stats, /^timeouts: 0$/m, 'never timed out');
+      unsettled.delete(held as Transaction);
+      await held?.ack(null);
+      assert.equal(await a.state(id), 'gone');
+      await input.close();
+      assert.equal(await reading, null);
+    } finally {
+      // On a failure, settle what was handed out (close waits for it), the late read included.
+      const settle = async (txn: Transaction) => {
+        if (unsettled.delete(txn)) await txn.ack(new Error('test over')).catch(() => undefined);
+      };
+      reading?.then(
+        (txn) => txn && settle(txn),
+        () => undefined,
+      );
+      await Promise.all([...unsettled].map(settle));
+      await input.close();
+    }
+  });
+
+  it('stops cleanly while waiting for a job: the stream ends and its connection leaves the tube', async (t) => {
+    if (!(await requireService(t, 'beanstalkd'))) return;
+    // A private server: the shared one's tube is watched by other tests' connections too.
+    const server = await PrivateBeanstalkd.start();
+    const a = await Admin.open(server.address);
+    const run = await startStream(inputYaml(server.address));
+    try {
+      await waitFor(() => run.stream.isReady(), { message: 'the stream connected' });
+      await waitFor(async () => (await watching(a)) === 2, { message: 'the input watching' });
+      await run.stop();
+      await run.done;
+      await waitFor(async () => (await watching(a)) === 1, { message: 'the connection closed' });
+      // Nothing holds the tube now: a job put after the stop stays ready.
+      const [id] = await a.put(`after-stop-${tag}`);
+      assert.equal(await a.state(id ?? ''), 'ready');
+    } finally {
+      await run.stop();
+      a.close();
+      await server.dispose();
+    }
   });
 });
