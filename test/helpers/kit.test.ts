@@ -176,6 +176,7 @@ describe('services', () => {
 
   it('name every local service the connector tests use, on loopback', () => {
     assert.deepEqual(Object.keys(SERVICES).sort(), [
+      'beanstalkd',
       'mariadb',
       'memcached',
       'mqtt',

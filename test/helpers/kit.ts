@@ -6,6 +6,7 @@ export { batchText, CallRecorder, GroupCallRecorder } from './recording_outputs.
 export { postgresPool } from './service_clients.js';
 export {
   AMQP_URL,
+  BEANSTALKD_ADDRESS,
   isReachable,
   MARIADB_DSN,
   MEMCACHED_ADDRESS,

@@ -11,6 +11,7 @@ export const SERVICES = {
   mqtt: { host: '127.0.0.1', port: 1883 },
   nats: { host: '127.0.0.1', port: 4222 },
   memcached: { host: '127.0.0.1', port: 11211 },
+  beanstalkd: { host: '127.0.0.1', port: 11300 },
 } as const;
 
 export type ServiceName = keyof typeof SERVICES;
@@ -24,6 +25,7 @@ export const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672/';
 export const MQTT_URL = 'mqtt://127.0.0.1:1883';
 export const NATS_URL = 'nats://127.0.0.1:4222';
 export const MEMCACHED_ADDRESS = '127.0.0.1:11211';
+export const BEANSTALKD_ADDRESS = '127.0.0.1:11300';
 
 export function isReachable(name: ServiceName, timeoutMs = 1000): Promise<boolean> {
   return isListening(SERVICES[name], timeoutMs);
