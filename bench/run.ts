@@ -18,6 +18,8 @@ import { w7Batching } from './workloads/w7_batching.js';
 import { w8BatchedOutputs } from './workloads/w8_batched_outputs.js';
 import { w9Http, w10Protobuf, w11Avro } from './workloads/w9_components.js';
 import { w12Fleet } from './workloads/w12_fleet.js';
+import { w13SqliteBuffer } from './workloads/w13_sqlite_buffer.js';
+import { w14PostgresCdc } from './workloads/w14_postgres_cdc.js';
 
 const args = process.argv.slice(2);
 const flagValue = (flag: string) => {
@@ -60,6 +62,8 @@ const workloads: Workload[] = [
   w10Protobuf(workDir),
   w11Avro(workDir),
   w12Fleet(workDir),
+  w13SqliteBuffer(workDir),
+  w14PostgresCdc(workDir),
   rxRegexp(workDir),
 ];
 
