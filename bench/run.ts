@@ -2,7 +2,7 @@
 // baselines in the same run; prints the table, optionally writes bench/results/<date>.json and the
 // README's bench block.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure, type Workload, type WorkloadResult } from './harness.js';
 import { type Machine, machine, machineLine, table, writeJson, writeReadme } from './report.js';
@@ -73,7 +73,9 @@ try {
   for (const w of workloads) {
     if (only.length > 0 && !only.includes(w.id)) continue;
     process.stderr.write(`${w.title}: ${w.describes} (${runs} runs each)\n`);
+    const began = Date.now();
     results.push(await measure(w, runs));
+    process.stderr.write(`${w.id}: ${((Date.now() - began) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}\n`);
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true });
