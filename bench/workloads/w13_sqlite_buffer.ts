@@ -5,17 +5,16 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mappingYaml, writeDocuments } from '../documents.js';
-import { type Measured, type Metrics, num, ratioRow, type Workload } from '../harness.js';
-import { isRegistered, timeNekton } from '../processes.js';
+import { cpuRow, type Measured, type Metrics, num, ratioRow, type Workload } from '../harness.js';
+import { isRegistered, timeNektonCpu } from '../processes.js';
 
 const BATCH = 100;
 
-export function w13SqliteBuffer(workDir: string, docs = 20_000): Workload {
+export function w13SqliteBuffer(workDir: string, docs = 10_000): Workload {
   const dataFile = join(workDir, 'w13-docs.jsonl');
   const dbFile = join(workDir, 'w13-buffer.db');
   const title = 'W13 sqlite buffer';
-  const format = (m: Metrics) => `${num(m.rate!)} msgs/s`;
-  const figures = (seconds: number): Metrics => ({ rate: docs / seconds });
+  const format = (m: Metrics) => `${num(m.rate!)} msgs/s, ${m.cpu!.toFixed(2)} s CPU`;
   const file = `  file:\n    paths: [ ${JSON.stringify(dataFile)} ]\n`;
   const batchedFile = `  broker:\n    inputs:\n      - file:\n          paths: [ ${JSON.stringify(dataFile)} ]\n    batching:\n      count: ${BATCH}\n`;
   const sqlite = (split: boolean) =>
@@ -31,7 +30,8 @@ export function w13SqliteBuffer(workDir: string, docs = 20_000): Workload {
   /** A fresh database file for each run, as a first start would have. */
   const run = async (configFile: string) => {
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbFile}${suffix}`, { force: true });
-    return figures(await timeNekton(['-c', configFile]));
+    const { seconds, cpu } = await timeNektonCpu(['-c', configFile]);
+    return { rate: docs / seconds, cpu };
   };
   let none = '';
   let buffered = '';
@@ -64,6 +64,7 @@ export function w13SqliteBuffer(workDir: string, docs = 20_000): Workload {
         'rate',
         format,
       ),
+      cpuRow(`${title}, unbatched, CPU time`, m, 'sqlite', 'no buffer'),
     ],
   };
 }

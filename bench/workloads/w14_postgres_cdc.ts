@@ -7,8 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Measured, type Metrics, num, ratioRow, type Workload } from '../harness.js';
-import { freePort, isRegistered, sleep, startNekton, timeCommand } from '../processes.js';
+import { cpuRow, type Measured, type Metrics, num, ratioRow, type Workload } from '../harness.js';
+import {
+  CPU_PROBE,
+  cpuSeconds,
+  freePort,
+  isRegistered,
+  sleep,
+  startNekton,
+  timeNodeCpu,
+} from '../processes.js';
 
 const PG_DSN = 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable';
 
@@ -25,13 +33,15 @@ async function sentCount(url: string): Promise<number> {
   }
 }
 
-export function w14PostgresCdc(workDir: string, rows = 50_000): Workload {
+export function w14PostgresCdc(workDir: string, rows = 100_000): Workload {
   const title = 'W14 postgres_cdc';
-  const format = (m: Metrics) => `${num(m.rate!)} rows/s`;
+  const format = (m: Metrics) => `${num(m.rate!)} rows/s, ${m.cpu!.toFixed(2)} s CPU`;
   const db = new pg.Pool({ connectionString: PG_DSN, max: 2 });
 
   /** A table whose `rows` inserts wait in a new slot; `read` times a reader; everything is dropped after. */
-  async function round(read: (table: string, slot: string, publication: string) => Promise<number>) {
+  async function round(
+    read: (table: string, slot: string, publication: string) => Promise<{ seconds: number; cpu: number }>,
+  ): Promise<Metrics> {
     const id = randomBytes(4).toString('hex');
     const table = `nekton_bench_cdc_${id}`;
     const slot = `nekton_bench_cdc_${id}`;
@@ -45,7 +55,8 @@ export function w14PostgresCdc(workDir: string, rows = 50_000): Workload {
       await db.query(
         `INSERT INTO ${table} SELECT g, 'name' || g, 'city' || (g % 6), (g % 1000) / 10.0, 1 + g % 7 FROM generate_series(1, ${rows}) g`,
       );
-      return { rate: rows / (await read(table, slot, publication)) };
+      const { seconds, cpu } = await read(table, slot, publication);
+      return { rate: rows / seconds, cpu };
     } finally {
       await db
         .query(
@@ -58,7 +69,7 @@ export function w14PostgresCdc(workDir: string, rows = 50_000): Workload {
     }
   }
 
-  async function nekton(table: string, slot: string): Promise<number> {
+  async function nekton(table: string, slot: string): Promise<{ seconds: number; cpu: number }> {
     const port = await freePort();
     const configFile = join(workDir, 'w14.yaml');
     writeFileSync(
@@ -67,7 +78,8 @@ export function w14PostgresCdc(workDir: string, rows = 50_000): Workload {
     );
     const url = `http://127.0.0.1:${port}/metrics`;
     const started = performance.now();
-    const proc = startNekton(['-c', configFile]);
+    const proc = startNekton(['-c', configFile], ['--require', CPU_PROBE]);
+    let seconds = 0;
     try {
       const deadline = Date.now() + 180_000;
       while ((await sentCount(url)) < rows) {
@@ -76,10 +88,11 @@ export function w14PostgresCdc(workDir: string, rows = 50_000): Workload {
         if (Date.now() > deadline) throw new Error(`not done within 180 s: ${proc.stderr().slice(-400)}`);
         await sleep(20);
       }
-      return (performance.now() - started) / 1000;
+      seconds = (performance.now() - started) / 1000;
     } finally {
       await proc.stop();
     }
+    return { seconds, cpu: cpuSeconds(proc.stderr()) };
   }
 
   return {
@@ -105,18 +118,13 @@ export function w14PostgresCdc(workDir: string, rows = 50_000): Workload {
         name: 'pg-logical-replication reader',
         run: () =>
           round((_table, slot, publication) =>
-            timeCommand(process.execPath, [
-              'bench/baselines/pg_cdc_reader.mjs',
-              PG_DSN,
-              slot,
-              publication,
-              String(rows),
-            ]),
+            timeNodeCpu(['bench/baselines/pg_cdc_reader.mjs', PG_DSN, slot, publication, String(rows)]),
           ),
       },
     ],
     report: (m: Measured) => [
       ratioRow(title, m, 'nekton', 'pg-logical-replication reader', 'rate', format, 0.7),
+      cpuRow(`${title}, CPU time`, m, 'nekton', 'pg-logical-replication reader'),
     ],
   };
 }
