@@ -37,7 +37,7 @@ export const machineLine = (m: Machine) =>
 /** How loaded the machine was: other engineers' jobs share its cores, so wall-clock rates move with them. */
 const loadLine = (m: Machine) =>
   m.load
-    ? ` The machine was shared with other jobs: load average ${m.load.start.toFixed(1)} at the start, ${m.load.end.toFixed(1)} at the end, on ${m.cores} cores${m.seconds === undefined ? '' : `; the whole run took ${Math.round(m.seconds / 60)} min`}. Wall-clock rates move with that load, nekton's (several threads, a larger start-up) more than the single-threaded baselines'; the CPU-time rows are steadier.`
+    ? ` The machine was shared with other jobs: load average ${m.load.start.toFixed(1)} at the start, ${m.load.end.toFixed(1)} at the end, on ${m.cores} cores${m.seconds === undefined ? '' : `; the measurements took ${Math.round(m.seconds / 60)} min (plus the build \`npm run bench\` starts with, ~1 min)`}. Wall-clock rates move with that load, nekton's (several threads, a larger start-up) more than the single-threaded baselines'; the CPU-time rows are steadier.`
     : '';
 
 const metText = (met: boolean | null) => (met === null ? '' : met ? 'yes' : '**no**');
