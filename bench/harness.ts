@@ -159,3 +159,22 @@ export function ratioRow(
     met: target === undefined ? null : ratio >= target,
   };
 }
+
+/**
+ * The baseline's CPU seconds over nekton's for the same work (higher is better, as for rates):
+ * what each contender costs, steadier than wall-clock rates on a shared machine. No target.
+ */
+export function cpuRow(workload: string, measured: Measured, nektonName: string, baselineName: string): Row {
+  const n = measured.medians.get(nektonName)?.cpu;
+  const b = measured.medians.get(baselineName)?.cpu;
+  const seconds = (x: number | undefined) => (x === undefined ? 'not measured' : `${x.toFixed(2)} s CPU`);
+  return {
+    workload,
+    nekton: seconds(n),
+    baseline: baselineName,
+    baselineFigure: seconds(b),
+    ratio: n && b ? (b / n).toFixed(2) : '—',
+    target: '',
+    met: null,
+  };
+}

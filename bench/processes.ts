@@ -49,6 +49,24 @@ export const timeNekton = (args: string[], env: Record<string, string> = {}) =>
   timeCommand(process.execPath, [...NEKTON_NODE_FLAGS, NEKTON_BIN, ...args], env);
 
 const RSS_PROBE = join(ROOT, 'bench', 'baselines', 'report_max_rss.cjs');
+/** `node --require` this to have a process report its CPU seconds on exit (see cpuSeconds). */
+export const CPU_PROBE = join(ROOT, 'bench', 'baselines', 'report_cpu.cjs');
+
+/** The CPU seconds a process preloaded with CPU_PROBE reported on its stderr. */
+export function cpuSeconds(stderr: string): number {
+  const found = /BENCH_CPU_S=([\d.e+-]+)/.exec(stderr);
+  if (!found) throw new Error('the process did not report its CPU time');
+  return Number(found[1]);
+}
+
+/** A Node script (`node --require CPU_PROBE script ...args`) to completion: wall and CPU seconds. */
+export async function timeNodeCpu(args: string[]): Promise<{ seconds: number; cpu: number }> {
+  const { seconds, stderr } = await runCommand(process.execPath, ['--require', CPU_PROBE, ...args]);
+  return { seconds, cpu: cpuSeconds(stderr) };
+}
+
+/** `node bin/nekton ...args` to completion: wall and CPU seconds. */
+export const timeNektonCpu = (args: string[]) => timeNodeCpu([...NEKTON_NODE_FLAGS, NEKTON_BIN, ...args]);
 
 /** `node bin/nekton ...args` to completion; resolves seconds and the process's peak resident memory in KB. */
 export async function timeNektonWithRss(args: string[]): Promise<{ seconds: number; maxRssKb: number }> {

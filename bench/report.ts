@@ -1,7 +1,7 @@
 // The bench's outputs: the printed table, the JSON file under bench/results/, and the README block
 // between `<!-- bench:start -->` and `<!-- bench:end -->` (the only part of the README it writes).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { WorkloadResult } from './harness.js';
 import { ROOT } from './processes.js';
@@ -12,10 +12,17 @@ export interface Machine {
   memoryGiB: number;
   node: string;
   date: string;
+  /** 1-minute load averages at the start and the end of the run (absent in older result files). */
+  load?: { start: number; end: number };
+  /** Seconds the whole run took. */
+  seconds?: number;
 }
 
-export function machine(): Machine {
+/** The machine as the run ends; `startLoad` and `seconds` say how loaded it was and how long it took. */
+export function machine(startLoad?: number, seconds?: number): Machine {
   return {
+    ...(startLoad === undefined ? {} : { load: { start: startLoad, end: loadavg()[0]! } }),
+    ...(seconds === undefined ? {} : { seconds }),
     cpu: cpus()[0]?.model.trim() ?? 'unknown CPU',
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
@@ -26,6 +33,12 @@ export function machine(): Machine {
 
 export const machineLine = (m: Machine) =>
   `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.date.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** How loaded the machine was: other engineers' jobs share its cores, so wall-clock rates move with them. */
+const loadLine = (m: Machine) =>
+  m.load
+    ? ` The machine was shared with other jobs: load average ${m.load.start.toFixed(1)} at the start, ${m.load.end.toFixed(1)} at the end, on ${m.cores} cores${m.seconds === undefined ? '' : `; the measurements took ${Math.round(m.seconds / 60)} min (plus the build \`npm run bench\` starts with, ~1 min)`}. Wall-clock rates move with that load, nekton's (several threads, a larger start-up) more than the single-threaded baselines'; the CPU-time rows are steadier.`
+    : '';
 
 const metText = (met: boolean | null) => (met === null ? '' : met ? 'yes' : '**no**');
 
@@ -73,7 +86,7 @@ export function writeReadme(results: WorkloadResult[], m: Machine, runs: number)
   const notes = existsSync(notesFile) ? `\n${readFileSync(notesFile, 'utf8').trim()}\n` : '';
   const block = [
     start,
-    `Measured ${machineLine(m)}; median of ${runs} runs, nekton and baselines alternating in the same run.`,
+    `Measured ${machineLine(m)}; median of ${runs} runs, nekton and baselines alternating in the same run.${loadLine(m)}`,
     '',
     table(results),
     '',

@@ -2,7 +2,7 @@
 // baselines in the same run; prints the table, optionally writes bench/results/<date>.json and the
 // README's bench block.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure, type Workload, type WorkloadResult } from './harness.js';
 import { type Machine, machine, machineLine, table, writeJson, writeReadme } from './report.js';
@@ -18,6 +18,8 @@ import { w7Batching } from './workloads/w7_batching.js';
 import { w8BatchedOutputs } from './workloads/w8_batched_outputs.js';
 import { w9Http, w10Protobuf, w11Avro } from './workloads/w9_components.js';
 import { w12Fleet } from './workloads/w12_fleet.js';
+import { w13SqliteBuffer } from './workloads/w13_sqlite_buffer.js';
+import { w14PostgresCdc } from './workloads/w14_postgres_cdc.js';
 
 const args = process.argv.slice(2);
 const flagValue = (flag: string) => {
@@ -48,7 +50,8 @@ const workDir = mkdtempSync(join(tmpdir(), 'nekton-bench-'));
 const workloads: Workload[] = [
   w1Lines(workDir),
   w2Mapping(workDir),
-  w2tThreads(workDir),
+  // 300k docs (the workload's default is 1M): stable at that size, and the whole bench fits 15 minutes.
+  w2tThreads(workDir, 300_000),
   w3Http(workDir),
   w4Redis(workDir),
   w4Amqp(workDir),
@@ -60,22 +63,31 @@ const workloads: Workload[] = [
   w10Protobuf(workDir),
   w11Avro(workDir),
   w12Fleet(workDir),
+  w13SqliteBuffer(workDir),
+  w14PostgresCdc(workDir),
   rxRegexp(workDir),
 ];
 
 const started = Date.now();
+const startLoad = loadavg()[0]!;
 const results: WorkloadResult[] = [];
 try {
   for (const w of workloads) {
     if (only.length > 0 && !only.includes(w.id)) continue;
     process.stderr.write(`${w.title}: ${w.describes} (${runs} runs each)\n`);
+    const began = Date.now();
     results.push(await measure(w, runs));
+    process.stderr.write(
+      `${w.id}: ${((Date.now() - began) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}\n`,
+    );
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true });
 }
-const m = machine();
-process.stdout.write(`\nnekton bench — ${machineLine(m)}, median of ${runs} runs\n\n${table(results)}\n`);
+const m = machine(startLoad, (Date.now() - started) / 1000);
+process.stdout.write(
+  `\nnekton bench — ${machineLine(m)}, load ${startLoad.toFixed(1)} -> ${m.load!.end.toFixed(1)}, median of ${runs} runs\n\n${table(results)}\n`,
+);
 process.stdout.write(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 if (args.includes('--json')) process.stdout.write(`wrote ${writeJson(results, m, runs)}\n`);
 if (args.includes('--readme')) {

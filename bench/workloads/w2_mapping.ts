@@ -1,4 +1,4 @@
-// W2: 1M JSON documents (a file of JSON lines) -> 10-assignment `mapping` -> `drop`, against
+// W2: 500k JSON documents (a file of JSON lines) -> 10-assignment `mapping` -> `drop`, against
 // hand-written JavaScript doing the same parse and assignments. Target: at least 0.5.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ export function mappingConfig(dataFile: string, output: string): string {
   return `http:\n  enabled: false\nlogger:\n  level: WARN\ninput:\n  file:\n    paths: [ ${JSON.stringify(dataFile)} ]\npipeline:\n  processors:\n${mappingYaml(4)}output:\n${output}`;
 }
 
-export function w2Mapping(workDir: string, docs = 1_000_000): Workload {
+export function w2Mapping(workDir: string, docs = 500_000): Workload {
   const dataFile = join(workDir, 'w2-docs.jsonl');
   const configFile = join(workDir, 'w2.yaml');
   const figures = (seconds: number): Metrics => ({ rate: docs / seconds });

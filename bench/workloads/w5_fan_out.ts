@@ -12,7 +12,7 @@ const MEMBERS = [1, 10, 100];
 /** The dynamic output (always fan-out) with this many static members, for memory per member. */
 const DYNAMIC = [1, 100];
 
-export function w5FanOut(workDir: string, docs = 100_000): Workload {
+export function w5FanOut(workDir: string, docs = 50_000): Workload {
   const dataFile = join(workDir, 'w5-docs.jsonl');
   const single = join(workDir, 'w5-single.yaml');
   const fanOut = (n: number) => join(workDir, `w5-fan-out-${n}.yaml`);

@@ -20,7 +20,7 @@ export function batchedMappingConfig(dataFile: string, count: number, threads?: 
   return `http:\n  enabled: false\nlogger:\n  level: WARN\ninput:\n${input}${pipeline}output:\n  drop: {}\n`;
 }
 
-export function w7Batching(workDir: string, docs = 500_000): Workload {
+export function w7Batching(workDir: string, docs = 300_000): Workload {
   const dataFile = join(workDir, 'w7-docs.jsonl');
   const figures = (seconds: number): Metrics => ({ rate: docs / seconds });
   const format = (m: Metrics) => `${num(m.rate!)} msgs/s`;

@@ -17,7 +17,7 @@ const BATCH = 500;
 const header = 'http:\n  enabled: false\nlogger:\n  level: WARN\n';
 const suffix = () => randomBytes(4).toString('hex');
 
-export function w8BatchedOutputs(workDir: string, docs = 50_000): Workload {
+export function w8BatchedOutputs(workDir: string, docs = 30_000): Workload {
   const dataFile = join(workDir, 'w8-docs.jsonl');
   // One INSERT per row runs at a few hundred rows/s: the unbatched sql_insert reads fewer docs.
   const fewDocs = Math.min(docs, 5_000);

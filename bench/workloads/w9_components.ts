@@ -8,15 +8,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { writeDocuments } from '../documents.js';
-import { type Measured, type Metrics, num, ratioRow, type Workload } from '../harness.js';
-import { isRegistered, ROOT, timeCommand, timeNekton } from '../processes.js';
+import { cpuRow, type Measured, type Metrics, num, ratioRow, type Workload } from '../harness.js';
+import { isRegistered, ROOT, timeCommand, timeNekton, timeNektonCpu, timeNodeCpu } from '../processes.js';
 
 const header = 'http:\n  enabled: false\nlogger:\n  level: WARN\n';
 const fileInput = (file: string) => `input:\n  file:\n    paths: [ ${JSON.stringify(file)} ]\n`;
 /** nekton's default pipeline runs two requests at a time (two async loops); the loop does the same. */
 const CONCURRENCY = 2;
 
-export function w9Http(workDir: string, docs = 20_000): Workload {
+export function w9Http(workDir: string, docs = 5_000): Workload {
   const dataFile = join(workDir, 'w9-docs.jsonl');
   const configFile = join(workDir, 'w9.yaml');
   const title = 'W9 http processor';
@@ -78,8 +78,11 @@ function codecWorkload(workDir: string, id: string, kind: 'protobuf' | 'avro', d
   const schema = join(ROOT, 'bench', 'fixtures', kind === 'protobuf' ? 'doc.proto' : 'doc.avsc');
   const library = kind === 'protobuf' ? 'protobufjs' : 'avsc';
   const title = `${id} ${kind} processor`;
-  const format = (m: Metrics) => `${num(m.rate!)} msgs/s`;
-  const figures = (seconds: number): Metrics => ({ rate: docs / seconds });
+  const format = (m: Metrics) => `${num(m.rate!)} msgs/s, ${m.cpu!.toFixed(2)} s CPU`;
+  const figures = ({ seconds, cpu }: { seconds: number; cpu: number }): Metrics => ({
+    rate: docs / seconds,
+    cpu,
+  });
   const step = (operator: string) =>
     kind === 'protobuf'
       ? `    - protobuf:\n        operator: ${operator}\n        message: bench.Doc\n        import_paths: [ ${JSON.stringify(join(ROOT, 'bench', 'fixtures'))} ]\n`
@@ -99,19 +102,20 @@ function codecWorkload(workDir: string, id: string, kind: 'protobuf' | 'avro', d
       );
     },
     contenders: [
-      { name: 'nekton', run: async () => figures(await timeNekton(['-c', configFile])) },
+      { name: 'nekton', run: async () => figures(await timeNektonCpu(['-c', configFile])) },
       {
         name: `${library} loop`,
         run: async () =>
-          figures(
-            await timeCommand(process.execPath, ['bench/baselines/codec_loop.mjs', kind, schema, dataFile]),
-          ),
+          figures(await timeNodeCpu(['bench/baselines/codec_loop.mjs', kind, schema, dataFile])),
       },
     ],
-    report: (m: Measured) => [ratioRow(title, m, 'nekton', `${library} loop`, 'rate', format, 0.7)],
+    report: (m: Measured) => [
+      ratioRow(title, m, 'nekton', `${library} loop`, 'rate', format, 0.7),
+      cpuRow(`${title}, CPU time`, m, 'nekton', `${library} loop`),
+    ],
   };
 }
 
-export const w10Protobuf = (workDir: string, docs = 200_000) =>
+export const w10Protobuf = (workDir: string, docs = 100_000) =>
   codecWorkload(workDir, 'W10', 'protobuf', docs);
-export const w11Avro = (workDir: string, docs = 200_000) => codecWorkload(workDir, 'W11', 'avro', docs);
+export const w11Avro = (workDir: string, docs = 100_000) => codecWorkload(workDir, 'W11', 'avro', docs);

@@ -17,6 +17,13 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text);
 }
 
+/**
+ * Whether `JSON.parse(text)` reads `text` exactly as `parseJson` does (no number it would lose, not
+ * too deep): then a library that parses JSON text itself can be handed the text.
+ */
+export const parsesPlainly = (text: string): boolean =>
+  !needsExactParse(text) && !(text.length > 2 * MAX_DEPTH && exceedsNesting(text, MAX_DEPTH));
+
 const tooDeep = () => new SyntaxError(`JSON nested deeper than ${MAX_DEPTH} levels`);
 
 const isDigit = (c: number) => c >= 48 && c <= 57;

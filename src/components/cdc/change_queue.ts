@@ -47,6 +47,16 @@ export class ChangeQueue<T> {
     for (const w of waiting) w();
   }
 
+  /** How many changes are queued. */
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** Up to `max` queued changes, oldest first, taken now (none waited for). */
+  take(max: number): T[] {
+    return this.items.splice(0, max);
+  }
+
   /** The next change; null once `closed()`; throws NotConnectedError after a failure. */
   async next(closed: () => boolean): Promise<T | null> {
     for (;;) {

@@ -5,9 +5,9 @@
 import pg from 'pg';
 import { LogicalReplicationService, type Pgoutput, PgoutputPlugin } from 'pg-logical-replication';
 import type { Logger } from 'pino';
-import type { InputReader, Transaction } from '../../engine/component.js';
+import type { GroupAckFn, InputReader, Transaction } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
-import { Message } from '../../message/message.js';
+import { type Batch, Message } from '../../message/message.js';
 import { ChangeQueue } from './change_queue.js';
 import { OrderedCheckpoint } from './checkpoint.js';
 import { type ColumnInfo, type CommonSchema, commonSchema, normaliseRow } from './pg_rows.js';
@@ -311,21 +311,39 @@ export class PgCdcReader implements InputReader {
     return next ? this.transaction(next) : null;
   }
 
-  private transaction(item: Pending): Transaction {
+  /**
+   * The changes already decoded, as one group (at least two): the engine takes them without a
+   * read and a promise each. Each change stays its own batch, acknowledged on its own.
+   */
+  readBufferedGroup(max: number): { batches: Batch[]; ack: GroupAckFn } | undefined {
+    if (this.state.closed || this.changes.size < 2) return undefined;
+    const items = this.changes.take(max);
+    const batches = items.map((item) => [item.message]);
+    const pendingOf = new Map<Batch, Pending>();
+    for (let i = 0; i < items.length; i++) pendingOf.set(batches[i]!, items[i]!);
     return {
-      batch: [item.message],
-      ack: async (err) => {
-        if (err) {
-          // Delivered again before anything newer (the engine replays it itself when auto_replay_nacks is on).
-          if (!this.state.closed) {
-            this.changes.requeue({ ...item, message: item.message.copy() });
-          }
-          return;
-        }
-        const moved = item.done();
-        if (moved) this.confirm(moved);
+      batches,
+      ack: async (err, settled) => {
+        // Nacked changes go back to the front in their order: the last one first.
+        for (let i = settled.length - 1; i >= 0; i--) this.settle(pendingOf.get(settled[i]!)!, err);
       },
     };
+  }
+
+  private transaction(item: Pending): Transaction {
+    return { batch: [item.message], ack: async (err) => this.settle(item, err) };
+  }
+
+  private settle(item: Pending, err: Error | null): void {
+    if (err) {
+      // Delivered again before anything newer (the engine replays it itself when auto_replay_nacks is on).
+      if (!this.state.closed) {
+        this.changes.requeue({ ...item, message: item.message.copy() });
+      }
+      return;
+    }
+    const moved = item.done();
+    if (moved) this.confirm(moved);
   }
 
   private async teardown(): Promise<void> {

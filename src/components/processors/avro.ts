@@ -6,6 +6,7 @@ import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
+import { parsesPlainly } from '../../message/json.js';
 import type { Message } from '../../message/message.js';
 import { rabinFingerprint, unwrapSingleObject, wrapSingleObject } from './avro_single_object.js';
 
@@ -57,17 +58,25 @@ async function loadSchema(config: ConfigOf<typeof fields>): Promise<string> {
 }
 
 /** avsc's values (records, wrapped union branches, Buffers) as plain structured values. */
-function plain(value: unknown): unknown {
-  if (Buffer.isBuffer(value)) return new Uint8Array(value);
-  if (Array.isArray(value)) return value.map(plain);
-  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, plain(v)]));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+export function plain(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = plain(value[i]);
     return out;
   }
-  return value;
+  if (Buffer.isBuffer(value)) return new Uint8Array(value);
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, plain(v)]));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) out[k] = plain((value as Record<string, unknown>)[k]);
+  return out;
 }
+
+/**
+ * A JSON number that is negative zero: JSON.stringify writes it as 0, so a text holding one goes
+ * the long way (parse, stringify), as it always did. Conservative: it may match inside a string.
+ */
+const NEGATIVE_ZERO = /-0(?:\.0*)?(?:[eE][+-]?\d+)?(?![\d.eE])/;
 
 type Convert = (msg: Message) => Message;
 
@@ -76,6 +85,19 @@ function converter(type: avsc.Type, operator: string, encoding: string): Convert
   // Structured values arrive as JSON; reading them as Avro's JSON encoding checks them against
   // the schema (unions tagged {"type": value}, bytes as strings of code points 0-255).
   const fromStructured = (msg: Message) => {
+    // A message still in its JSON text is handed to avsc as that text (fromString parses it, as
+    // the long way's JSON.stringify would have written it) when nothing is lost by it; any error
+    // takes the long way for its message.
+    if (!msg.hasStructure()) {
+      const text = msg.text();
+      if (parsesPlainly(text) && !NEGATIVE_ZERO.test(text)) {
+        try {
+          return type.fromString(text);
+        } catch {
+          // The long way below reports it.
+        }
+      }
+    }
     let data: unknown;
     try {
       data = msg.structured();

@@ -75,58 +75,114 @@ function bytes(v: unknown, where: string): Uint8Array {
   return new Uint8Array(Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
 }
 
+/** What `message` needs of one field, worked out once per field. */
+interface FieldPlan {
+  field: protobuf.Field;
+  /** A null value is a value (google.protobuf.Value or NullValue, not in a list or map). */
+  nullIsValue: boolean;
+  /** Its oneof, when that has other members. */
+  oneof: protobuf.OneOf | null;
+  /** Reads a plain singular value, or null to take the general path (`field`). */
+  read: ((v: unknown, where: string) => unknown) | null;
+}
+
+/**
+ * What `message` needs of a type, worked out once: protobufjs computes `fullName` on every read,
+ * and most checks are the same for every message of a type.
+ */
+interface TypePlan {
+  google: boolean;
+  byName: Map<string, FieldPlan>;
+  /** Some field has a JSON name other than its proto name, so one object can name it twice. */
+  aliases: boolean;
+}
+
+const INT32_TYPES = new Set(['int32', 'sint32', 'sfixed32']);
+const UINT32_TYPES = new Set(['uint32', 'fixed32']);
+
+/** The fast reader of a plain scalar field; the same results and errors as `singular`. */
+function scalarReader(field: protobuf.Field): FieldPlan['read'] {
+  if (field.map || field.repeated || field.resolvedType) return null;
+  const type = field.type;
+  if (INT32_TYPES.has(type))
+    return (v, where) => (typeof v === 'number' && (v | 0) === v ? v | 0 : Number(integer(type, v, where)));
+  if (UINT32_TYPES.has(type))
+    return (v, where) => (typeof v === 'number' && v >>> 0 === v ? v >>> 0 : Number(integer(type, v, where)));
+  if (type === 'double')
+    return (v, where) => (typeof v === 'number' && Number.isFinite(v) ? v : float(type, v, where));
+  if (type === 'string')
+    return (v, where) => {
+      if (typeof v !== 'string') throw new Error(`invalid value for string field ${where}: ${describe(v)}`);
+      return v;
+    };
+  return null;
+}
+
 export class ProtoJsonReader {
-  private readonly names = new WeakMap<protobuf.Type, Map<string, protobuf.Field>>();
+  private readonly plans = new Map<protobuf.Type, TypePlan>();
 
   constructor(
     private readonly root: protobuf.Root,
     private readonly discardUnknown: boolean,
   ) {}
 
-  private fieldsByName(type: protobuf.Type): Map<string, protobuf.Field> {
-    let names = this.names.get(type);
-    if (!names) {
-      names = new Map();
-      for (const field of type.fieldsArray) {
-        names.set(field.name, field);
-        names.set(jsonName(field), field);
-      }
-      this.names.set(type, names);
+  private plan(type: protobuf.Type): TypePlan {
+    const byName = new Map<string, FieldPlan>();
+    let aliases = false;
+    for (const field of type.fieldsArray) {
+      const resolvedName = field.resolvedType?.fullName;
+      const plan: FieldPlan = {
+        field,
+        nullIsValue:
+          (resolvedName === '.google.protobuf.Value' || resolvedName === '.google.protobuf.NullValue') &&
+          !field.repeated &&
+          !field.map,
+        oneof: field.partOf && field.partOf.oneof.length > 1 ? field.partOf : null,
+        read: scalarReader(field),
+      };
+      byName.set(field.name, plan);
+      byName.set(jsonName(field), plan);
+      if (jsonName(field) !== field.name) aliases = true;
     }
-    return names;
+    const plan = { google: type.fullName.startsWith('.google.protobuf.'), byName, aliases };
+    this.plans.set(type, plan);
+    return plan;
   }
 
   /** json as the protobufjs object of `type` (ready for `type.encode`). */
   message(type: protobuf.Type, json: unknown): Obj {
-    if (type.fullName.startsWith('.google.protobuf.')) {
+    const plan = this.plans.get(type) ?? this.plan(type);
+    if (plan.google) {
       const special = this.wellKnown(type, json);
       if (special !== undefined) return special;
     }
     if (!isObject(json))
       throw new Error(`invalid value for message ${type.fullName.slice(1)}: ${describe(json)}`);
     const out: Obj = {};
-    const seen = new Set<protobuf.Field>();
-    const oneofsSet = new Set<protobuf.OneOf>();
-    for (const [key, value] of Object.entries(json)) {
-      const field = this.fieldsByName(type).get(key);
-      if (!field) {
+    const seen = plan.aliases ? new Set<protobuf.Field>() : null;
+    let oneofsSet: Set<protobuf.OneOf> | null = null;
+    for (const key of Object.keys(json)) {
+      const value = json[key];
+      const f = plan.byName.get(key);
+      if (!f) {
         if (this.discardUnknown) continue;
         throw new Error(`unknown field "${key}"`);
       }
-      if (seen.has(field)) throw new Error(`duplicate field "${key}"`);
-      seen.add(field);
-      const isNullValue =
-        field.resolvedType?.fullName === '.google.protobuf.Value' ||
-        field.resolvedType?.fullName === '.google.protobuf.NullValue';
-      if (value === null && !(isNullValue && !field.repeated && !field.map)) continue;
-      if (field.partOf && field.partOf.oneof.length > 1) {
-        if (oneofsSet.has(field.partOf))
-          throw new Error(
-            `error parsing "${key}", oneof ${type.fullName.slice(1)}.${field.partOf.name} is already set`,
-          );
-        oneofsSet.add(field.partOf);
+      const field = f.field;
+      if (seen) {
+        if (seen.has(field)) throw new Error(`duplicate field "${key}"`);
+        seen.add(field);
       }
-      const converted = this.field(field, value, key);
+      if (value === null && !f.nullIsValue) continue;
+      if (f.oneof) {
+        oneofsSet ??= new Set();
+        if (oneofsSet.has(f.oneof))
+          throw new Error(
+            `error parsing "${key}", oneof ${type.fullName.slice(1)}.${f.oneof.name} is already set`,
+          );
+        oneofsSet.add(f.oneof);
+      }
+      const converted = f.read ? f.read(value, key) : this.field(field, value, key);
       if (converted !== undefined) out[field.name] = converted;
     }
     return out;

@@ -76,50 +76,102 @@ function floatToJs(v: number, single: boolean, structured: boolean): unknown {
 
 const toNumber = (v: unknown): number => (isLong(v) ? Long.fromValue(v).toNumber() : Number(v ?? 0));
 
-function isZero(field: protobuf.Field, v: unknown): boolean {
+function isZero(longType: boolean, v: unknown): boolean {
   if (v === null || v === undefined) return true;
   if (isLong(v)) return v.low === 0 && v.high === 0;
   if (typeof v === 'number') return v === 0 && !Object.is(v, -0);
-  if (typeof v === 'string') return v === '' || (LONG_TYPES.has(field.type) && v === '0');
+  if (typeof v === 'string') return v === '' || (longType && v === '0');
   if (typeof v === 'boolean') return !v;
   // protobufjs's default for bytes is an empty array.
   if (v instanceof Uint8Array || Array.isArray(v)) return v.length === 0;
   return false;
 }
 
+type Write = (v: unknown) => unknown;
+
+/** How a field is written: map, list, message or optional (written when set), scalar (when not zero). */
+type Mode = 'map' | 'list' | 'present' | 'nonzero';
+
+interface FieldPlan {
+  field: protobuf.Field;
+  name: string;
+  key: string;
+  mode: Mode;
+  longType: boolean;
+  write: Write;
+}
+
+/**
+ * What `message` needs of a type, worked out once: protobufjs computes `fullName` on every read
+ * and the field checks are the same for every message of a type.
+ */
+interface TypePlan {
+  google: boolean;
+  fields: FieldPlan[];
+}
+
 export class ProtoJsonWriter {
+  private readonly plans = new Map<protobuf.Type, TypePlan>();
+
   constructor(
     private readonly root: protobuf.Root,
     private readonly options: ToJsonOptions,
   ) {}
 
   message(type: protobuf.Type, msg: Record<string, unknown>): unknown {
-    if (type.fullName.startsWith('.google.protobuf.')) {
+    const plan = this.plans.get(type) ?? this.plan(type);
+    if (plan.google) {
       const special = this.wellKnown(type, msg);
       if (special !== undefined) return special;
     }
     const out: Record<string, unknown> = {};
-    for (const field of type.fieldsArray) {
-      const v = msg[field.name];
-      const key = this.options.useProtoNames ? field.name : jsonName(field);
-      if (field.map) {
-        const entries = Object.entries((v ?? {}) as Record<string, unknown>);
-        if (entries.length === 0) continue;
-        const obj: Record<string, unknown> = {};
-        for (const [k, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-          obj[this.mapKey(field, k)] = this.singular(field, value);
-        out[key] = obj;
-      } else if (field.repeated) {
-        const list = (v ?? []) as unknown[];
-        if (list.length > 0) out[key] = list.map((e) => this.singular(field, e));
-      } else if (field.resolvedType instanceof protobuf.Type || field.hasPresence) {
-        if (Object.hasOwn(msg, field.name) && v !== null && v !== undefined)
-          out[key] = this.singular(field, v);
-      } else if (!isZero(field, v)) {
-        out[key] = this.singular(field, v);
+    for (const f of plan.fields) {
+      const v = msg[f.name];
+      switch (f.mode) {
+        case 'map': {
+          const entries = Object.entries((v ?? {}) as Record<string, unknown>);
+          if (entries.length === 0) continue;
+          const obj: Record<string, unknown> = {};
+          for (const [k, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+            obj[this.mapKey(f.field, k)] = f.write(value);
+          out[f.key] = obj;
+          break;
+        }
+        case 'list': {
+          const list = (v ?? []) as unknown[];
+          if (list.length > 0) out[f.key] = list.map(f.write);
+          break;
+        }
+        case 'present':
+          if (v !== null && v !== undefined && Object.hasOwn(msg, f.name)) out[f.key] = f.write(v);
+          break;
+        default:
+          if (!isZero(f.longType, v)) out[f.key] = f.write(v);
       }
     }
     return out;
+  }
+
+  private plan(type: protobuf.Type): TypePlan {
+    const fields = type.fieldsArray.map(
+      (field): FieldPlan => ({
+        field,
+        name: field.name,
+        key: this.options.useProtoNames ? field.name : jsonName(field),
+        mode: field.map
+          ? 'map'
+          : field.repeated
+            ? 'list'
+            : field.resolvedType instanceof protobuf.Type || field.hasPresence
+              ? 'present'
+              : 'nonzero',
+        longType: LONG_TYPES.has(field.type),
+        write: this.writer(field),
+      }),
+    );
+    const plan = { google: type.fullName.startsWith('.google.protobuf.'), fields };
+    this.plans.set(type, plan);
+    return plan;
   }
 
   private mapKey(field: protobuf.Field, key: string): string {
@@ -132,39 +184,48 @@ export class ProtoJsonWriter {
   }
 
   private singular(field: protobuf.Field, v: unknown): unknown {
+    return this.writer(field)(v);
+  }
+
+  /** The function writing one value of `field` (a list's element, a map's value). */
+  private writer(field: protobuf.Field): Write {
     const { structured } = this.options;
     const resolved = field.resolvedType;
-    if (resolved instanceof protobuf.Type) return this.message(resolved, v as Record<string, unknown>);
+    if (resolved instanceof protobuf.Type) return (v) => this.message(resolved, v as Record<string, unknown>);
     if (resolved instanceof protobuf.Enum) {
-      if (resolved.fullName === '.google.protobuf.NullValue') return null;
-      const n = toNumber(v);
-      if (this.options.useEnumNumbers) return n;
-      return resolved.valuesById[n] ?? n;
+      if (resolved.fullName === '.google.protobuf.NullValue') return () => null;
+      if (this.options.useEnumNumbers) return toNumber;
+      return (v) => {
+        const n = toNumber(v);
+        return resolved.valuesById[n] ?? n;
+      };
     }
     switch (field.type) {
       case 'double':
-        return floatToJs(toNumber(v), false, structured);
+        return (v) =>
+          typeof v === 'number' && Number.isFinite(v) ? v : floatToJs(toNumber(v), false, structured);
       case 'float':
-        return floatToJs(toNumber(v), true, structured);
+        return (v) => floatToJs(toNumber(v), true, structured);
       case 'int64':
       case 'sint64':
       case 'sfixed64':
-        return longToJs(v, false, structured);
+        return (v) => longToJs(v, false, structured);
       case 'uint64':
       case 'fixed64':
-        return longToJs(v, true, structured);
-      case 'bytes': {
-        const bytes = v instanceof Uint8Array ? v : new Uint8Array(0);
-        return structured
-          ? bytes
-          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-      }
+        return (v) => longToJs(v, true, structured);
+      case 'bytes':
+        return (v) => {
+          const bytes = v instanceof Uint8Array ? v : new Uint8Array(0);
+          return structured
+            ? bytes
+            : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+        };
       case 'bool':
-        return Boolean(v);
+        return (v) => Boolean(v);
       case 'string':
-        return String(v ?? '');
+        return (v) => (typeof v === 'string' ? v : String(v ?? ''));
       default:
-        return toNumber(v);
+        return (v) => (typeof v === 'number' ? v : toNumber(v));
     }
   }
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { lsnValue, PgCdcReader, type PgCdcSettings } from '../../../src/components/cdc/pg_reader.js';
+import type { TransactionGroup } from '../../../src/engine/component.js';
 import { requireService, waitFor } from '../../helpers/kit.js';
 import { PgFixture, POSTGRES_DSN, startInput, summary } from './pg_helpers.js';
 
@@ -169,6 +170,51 @@ describe('postgres_cdc', () => {
       const second = await run.next();
       await second.ack(null);
       assert.deepEqual(summary(second)[2], { id: 2, v: 'b' });
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it('hands queued changes out as a group, each acked on its own; nacked ones come back first, in order', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const table = await db.table();
+    const slot = db.slot();
+    const run = await startInput('postgres_cdc', config(table, slot, { auto_replay_nacks: false }));
+    try {
+      await waitFor(async () => (await db.slotRow(slot))?.active, { message: 'slot active' });
+      await db.query(`INSERT INTO ${table} SELECT g, 'v' || g FROM generate_series(1, 50) g`);
+      const first = await run.next();
+      assert.deepEqual(summary(first)[2], { id: 1, v: 'v1' });
+      await first.ack(null);
+      // The others are decoded and queued: a readMany takes those queued together.
+      let group: TransactionGroup | null = null;
+      let last = 1;
+      while (group === null) {
+        const got = await run.input.readMany!(256);
+        assert.ok(got, 'the input ended');
+        if ('batches' in got && got.batches.length >= 2) group = got;
+        else if ('batches' in got) got.ack(null, got.batches);
+        else {
+          last = (JSON.parse(got.batch[0]!.text()) as { id: number }).id;
+          await got.ack(null);
+        }
+        assert.ok(last < 50, 'every change came alone');
+      }
+      const batches = group!.batches;
+      const ids = batches.map((b) => (JSON.parse(b[0]!.text()) as { id: number }).id);
+      assert.deepEqual(
+        ids,
+        Array.from({ length: ids.length }, (_, i) => ids[0]! + i),
+      );
+      // Nack the first two of the group, ack the rest.
+      group!.ack(new Error('output failed'), batches.slice(0, 2));
+      group!.ack(null, batches.slice(2));
+      const again = [await run.next(), await run.next()];
+      assert.deepEqual(
+        again.map((txn) => (summary(txn)[2] as { id: number }).id),
+        ids.slice(0, 2),
+      );
+      for (const txn of again) await txn.ack(null);
     } finally {
       await run.stop();
     }

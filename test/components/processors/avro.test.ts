@@ -96,6 +96,30 @@ describe('avro processor', () => {
     assert.match(String(otherSchema.error?.message), /different schema/);
   });
 
+  it('reads JSON text and structured messages alike; negative zero and bad JSON as before', async () => {
+    const schema = JSON.stringify({
+      type: 'record',
+      name: 'm',
+      fields: [
+        { name: 'x', type: 'double' },
+        { name: 'n', type: 'int' },
+      ],
+    });
+    const fromJson = await build('from_json', 'binary', { schema });
+    const text = await run(fromJson, '{"x":1.5,"n":-3}');
+    assert.equal(text.error, null);
+    const structured = new Message('');
+    structured.setStructured({ x: 1.5, n: -3 });
+    const [[fromStructured]] = (await fromJson.process([structured])) as Message[][];
+    assert.deepEqual(Buffer.from(fromStructured!.bytes()), Buffer.from(text.bytes()));
+    // JSON text -0 was always written as 0 (the message went through JSON.stringify).
+    const zero = await run(fromJson, '{"x":-0.0,"n":-0}');
+    assert.deepEqual([...Buffer.from(zero.bytes())], [0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const bad = await run(fromJson, '{"x":');
+    assert.match(String(bad.error?.message), /^parsing message as structured: /);
+    assert.equal(bad.text(), '{"x":');
+  });
+
   it('refuses to build without a usable schema', async () => {
     await assert.rejects(build('to_json', 'binary', { schema: '' }), /a schema must be specified/);
     await assert.rejects(build('to_json', 'binary', { schema: '{"type":"nope"}' }), /parsing schema: /);

@@ -174,6 +174,35 @@ describe('protobuf processor', () => {
     }
   });
 
+  it('one processor reads many messages of a type alike: 32-bit integers, doubles, strings, aliases', async () => {
+    const fromJson = await build('from_json');
+    const toJson = await build('to_json');
+    const through = async (input: string) => {
+      const encoded = await run(fromJson, input);
+      if (encoded.error) return encoded.error.message;
+      return JSON.parse((await run(toJson, encoded.bytes())).text());
+    };
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(
+        await through('{"priority":-0,"ratio":-2.5,"lines":[{"sku":"a","quantity":4294967295}]}'),
+        {
+          priority: 0,
+          ratio: -2.5,
+          lines: [{ sku: 'a', quantity: 4294967295 }],
+        },
+      );
+      assert.deepEqual(await through('{"priority":"7","ratio":"1e2"}'), { priority: 7, ratio: 100 });
+    }
+    for (const [input, pattern] of [
+      ['{"priority":2147483648}', /invalid value for int32 field priority: 2147483648/],
+      ['{"priority":1.5}', /invalid value for int32 field priority: 1.5/],
+      ['{"lines":[{"quantity":4294967296}]}', /invalid value for uint32 field quantity: 4294967296/],
+      ['{"orderId":5}', /invalid value for string field orderId: 5/],
+      ['{"orderId":"a","order_id":"b"}', /duplicate field "order_id"/],
+    ] as const)
+      assert.match(String(await through(input)), pattern, input);
+  });
+
   it('flags bytes that are not a valid protobuf message and passes them on unchanged', async () => {
     const garbage = Uint8Array.from([0x0a, 0x05, 0x41]); // a 5-byte string holding 1 byte
     const out = await run(await build('to_json'), garbage);
