@@ -88,6 +88,21 @@ export async function startInput(
     path: 'root.input',
     raw: { [kind]: config },
   });
+  // Transactions handed out and not settled yet: stop() nacks them, because an input's close()
+  // waits for every outstanding ack (a test that failed before acking would hang there instead).
+  const unsettled = new Set<Transaction>();
+  const tracked = (txn: Transaction): Transaction => {
+    const settle = txn.ack;
+    const own: Transaction = {
+      ...txn,
+      ack: (err) => {
+        unsettled.delete(own);
+        return settle(err);
+      },
+    };
+    unsettled.add(own);
+    return own;
+  };
   // The first read starts at once (the engine connects on it); later ones when asked for.
   let pending: Promise<Transaction | null> | null = input.read();
   return {
@@ -97,20 +112,25 @@ export async function startInput(
       pending = null;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no message from ${kind} within ${timeoutMs}ms`)),
-          timeoutMs,
-        );
+        timer = setTimeout(() => {
+          // Whatever the read brings later goes back to the source.
+          read.then(
+            (late) => late?.ack(new Error('the test stopped waiting')),
+            () => undefined,
+          );
+          reject(new Error(`no message from ${kind} within ${timeoutMs}ms`));
+        }, timeoutMs);
       });
       try {
         const txn = await Promise.race([read, timeout]);
         if (!txn) throw new Error(`${kind} ended`);
-        return txn;
+        return tracked(txn);
       } finally {
         clearTimeout(timer);
       }
     },
     stop: async () => {
+      for (const txn of [...unsettled]) await txn.ack(new Error('the test stopped')).catch(() => undefined);
       await input.close();
       abort.abort();
     },
