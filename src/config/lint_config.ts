@@ -4,6 +4,7 @@ import { isMap, isScalar, type Node, type Pair } from 'yaml';
 import { lintHttpAttachment } from './http_attach_lint.js';
 import { type Lint, lintAt } from './lint.js';
 import { ConfigLinter, type LintOptions } from './linter.js';
+import { lintRedpandaSection } from './redpanda_section_lint.js';
 import type { ConfigKind } from './schema.js';
 import { serviceFields, streamFields } from './service_spec.js';
 import type { ParsedYaml } from './yaml_document.js';
@@ -23,6 +24,7 @@ export function lintServiceConfig(
   const linter = new ConfigLinter(parsed, options);
   linter.fields(serviceFields({ withStreamSections: options.withStreamSections }), linter.root);
   lintHttpAttachment(linter);
+  lintRedpandaSection(linter);
   return linter.result();
 }
 

@@ -68,6 +68,11 @@ export interface ServiceConfig extends ResourcesConfig {
   logger: LoggerConfig;
   metrics: ComponentConfig;
   tracer: ComponentConfig;
+  /**
+   * The top-level `redpanda` section (defaults filled), the connection the redpanda_common
+   * components use; undefined when the config has none.
+   */
+  redpanda: Record<string, unknown> | undefined;
   /** Go duration strings, e.g. `20s`. */
   shutdown_delay: string;
   shutdown_timeout: string;
@@ -154,6 +159,10 @@ export function toServiceConfig(
     logger: section(root, 'logger', ctx) as LoggerConfig,
     metrics: section(root, 'metrics', ctx) as ComponentConfig,
     tracer: section(root, 'tracer', ctx) as ComponentConfig,
+    redpanda:
+      root.redpanda === undefined || root.redpanda === null
+        ? undefined
+        : (section(root, 'redpanda', ctx) as Record<string, unknown>),
     shutdown_delay: section(root, 'shutdown_delay', ctx) as string,
     shutdown_timeout: section(root, 'shutdown_timeout', ctx) as string,
     ...resources(root, ctx),

@@ -23,7 +23,7 @@ import { startTracer } from '../tracing/index.js';
 import { buildResources } from './build_resources.js';
 
 export interface ServiceOptions {
-  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer'>;
+  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer' | 'redpanda'>;
   /** The file the config came from: an HTTP setting the server refuses names its line there. */
   source: ConfigSource;
   registry: Registry;
@@ -93,6 +93,7 @@ export function assembleService(options: ServiceOptions): Service {
     signal: abort.signal,
     baseDir: options.baseDir,
     undelivered: options.undelivered,
+    redpanda: config.redpanda,
   };
   const resourceBuilder = new ComponentBuilder(env);
   return {

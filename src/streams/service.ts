@@ -131,6 +131,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     persist: persistence?.persistStream,
     members: persistence?.membersOf,
     tracing: service.env.tracing,
+    redpanda: service.env.redpanda,
   });
   let watcher: StreamFileWatcher | undefined;
   const stop = async () => {

@@ -1,0 +1,63 @@
+// The service config's top-level `redpanda` section as the redpanda_common components read it:
+// the kafka connection fields, the producer settings the output writes with, and the reference's
+// logs/status topics (which nekton does not send: lint refuses them, see
+// src/config/redpanda_section_lint.ts). Parsed here with the same fields kafka_franz declares.
+import { type ConfigOf, field, parseFields } from '../../config/spec.js';
+import type { BuildContext } from '../../engine/context.js';
+import { ConfigError } from '../../engine/errors.js';
+import { refuseProblems } from '../fields/config_problems.js';
+import { kafkaFranzOutputFields, lintKafkaFranzOutput } from '../outputs/kafka_franz.js';
+import { kafkaConnectionFields, saslProblems } from './fields.js';
+import { fieldsNamed } from './spec_fields.js';
+
+const sectionFields = [
+  ...kafkaConnectionFields(),
+  field.string('pipeline_id', 'An identifier of the pipeline.', { default: '' }),
+  field.string('logs_topic', 'A topic to send log lines to (refused by nekton).', { default: '' }),
+  field.string('logs_level', 'The lowest level sent to logs_topic.', { default: 'info' }),
+  field.string('status_topic', 'A topic to send status events to (refused by nekton).', { default: '' }),
+  ...fieldsNamed(kafkaFranzOutputFields, [
+    'partitioner',
+    'idempotent_write',
+    'acks',
+    'compression',
+    'allow_auto_topic_creation',
+    'timeout',
+    'max_message_bytes',
+    'broker_write_max_bytes',
+    'max_buffered_records',
+    'max_buffered_bytes',
+    'max_in_flight_requests',
+    'record_retries',
+    'record_delivery_timeout',
+  ]),
+];
+
+/** The parsed section (durations in ms). */
+export type RedpandaSection = ConfigOf<typeof sectionFields>;
+
+/** What lint says of the section on its own (the whole-config lint reports these at its line too). */
+export function redpandaSectionProblems(section: RedpandaSection): string[] {
+  const problems = [...saslProblems(section.sasl), ...lintKafkaFranzOutput(section)];
+  if (section.logs_topic !== '')
+    problems.push('logs_topic: sending log lines to a topic is not supported by nekton');
+  if (section.status_topic !== '')
+    problems.push('status_topic: sending status events to a topic is not supported by nekton');
+  return problems;
+}
+
+/**
+ * The section a redpanda_common component connects with. Without one (or without seed_brokers)
+ * the component cannot run: the reference fails at start, nekton refuses it at lint and here.
+ */
+export function redpandaSection(ctx: BuildContext, name: string): RedpandaSection {
+  const raw = ctx.redpanda;
+  const brokers = raw?.seed_brokers;
+  if (!raw || !Array.isArray(brokers) || brokers.length === 0)
+    throw new ConfigError(
+      `${name}: the top-level redpanda section with seed_brokers is missing (${name} connects with it)`,
+    );
+  const section = parseFields(sectionFields, raw, ctx) as RedpandaSection;
+  refuseProblems(redpandaSectionProblems(section), `${name}: redpanda section: `);
+  return section;
+}
