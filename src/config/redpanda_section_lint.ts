@@ -15,20 +15,31 @@ function hasSeedBrokers(section: Node | null | undefined): boolean {
   return isSeq(brokers) && brokers.items.some((b) => (scalarText(b as Node) ?? '').trim() !== '');
 }
 
+/** Whether a config's top-level redpanda section has seed_brokers (streams mode asks of the `-o` file). */
+export function hasRedpandaConnection(root: Node | null | undefined): boolean {
+  return hasSeedBrokers(entryOf(root, 'redpanda'));
+}
+
+/** Every redpanda_common component, when there is no section to connect with. */
+export function lintRedpandaUsers(linter: ConfigLinter, connected: boolean): void {
+  if (connected) return;
+  for (const c of linter.components) {
+    if (c.name !== 'redpanda_common') continue;
+    linter.report(
+      c.node,
+      `redpanda_common ${c.kind} needs the top-level redpanda section with seed_brokers, which this config does not have`,
+    );
+  }
+}
+
+/** A whole service config: its redpanda_common components against its own section, and the section. */
 export function lintRedpandaSection(linter: ConfigLinter): void {
   const section = entryOf(linter.root, 'redpanda');
   const connected = hasSeedBrokers(section);
+  lintRedpandaUsers(linter, connected);
   const partitioner = scalarText(entryOf(section, 'partitioner'));
   for (const c of linter.components) {
-    if (c.name !== 'redpanda_common') continue;
-    if (!connected) {
-      linter.report(
-        c.node,
-        `redpanda_common ${c.kind} needs the top-level redpanda section with seed_brokers, which this config does not have`,
-      );
-      continue;
-    }
-    if (c.kind !== 'output') continue;
+    if (c.name !== 'redpanda_common' || !connected || c.kind !== 'output') continue;
     const partition = (scalarText(entryOf(c.settings, 'partition')) ?? '') !== '';
     if (partition && partitioner !== 'manual')
       linter.report(

@@ -107,6 +107,9 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     httpTimeouts: options.httpTimeouts,
   });
   const { logger, metrics, http, resources, resourceBuilder } = service;
+  // redpanda_common in a stream connects with the observability config's section: lint says when there is none.
+  const brokers = config.redpanda?.seed_brokers;
+  const redpandaSection = Array.isArray(brokers) && brokers.length > 0;
   await service.ready(); // the tracer, before any component is built
   const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
   const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
@@ -161,6 +164,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
       resourceBuilder,
       logger,
       persistence,
+      redpandaSection,
     };
     if (cluster && persistence && stored) {
       fleet = new FleetCoordinator({
@@ -180,7 +184,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
       });
     }
     registerStreamsApi(http, apiContext, { api: options.api, fleet });
-    const files = await loadStreamFiles(options, provider, logger);
+    const files = await loadStreamFiles(options, provider, logger, redpandaSection);
     for (const file of files) {
       await manager.create(file.id, file.definition).catch((err) => {
         throw new ConfigError(`failed to create stream (${file.id}): ${errorMessage(err)}`);
@@ -217,6 +221,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
         chilled: options.chilled,
         provider,
         envFiles: options.envFiles,
+        redpandaSection,
         debounceMs: options.watchDebounceMs,
       });
       await watcher.start(files);
@@ -240,11 +245,12 @@ async function loadStreamFiles(
   options: StreamsCommandOptions,
   provider: ReturnType<typeof schemaProvider>,
   logger: Logger,
+  redpandaSection: boolean,
 ): Promise<LoadedStreamFile[]> {
   const files = await resolveStreamFiles(options.paths);
   const loaded: LoadedStreamFile[] = [];
   for (const file of files)
-    loaded.push(await loadStreamDefinition(file, { provider, envFiles: options.envFiles }));
+    loaded.push(await loadStreamDefinition(file, { provider, envFiles: options.envFiles, redpandaSection }));
   const lints = loaded.flatMap((f) => f.lints);
   if (lints.length > 0 && !options.chilled) {
     throw new ConfigError(

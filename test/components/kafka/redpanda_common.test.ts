@@ -21,7 +21,8 @@ import type { ComponentConfig } from '../../../src/engine/context.js';
 import { ConfigError, NotConnectedError } from '../../../src/engine/errors.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestEnv } from '../../helpers/context.js';
-import { closedPort } from '../../helpers/kit.js';
+import { closedPort, waitFor } from '../../helpers/kit.js';
+import { send, startService } from '../../streams/support.js';
 import { parsedConfigOf } from '../reference.js';
 import { absentBrokerError } from './absent_broker.js';
 import { fakeKafka, settle } from './stand_in.js';
@@ -244,5 +245,47 @@ describe('redpanda_common output (client library stand-in)', () => {
       new RegExp(`redpanda_common: seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`),
     );
     await writer.close();
+  });
+});
+
+describe('redpanda_common in streams mode', () => {
+  const stream = JSON.stringify({
+    input: { generate: { mapping: 'root = "x"', count: 1 } },
+    output: { redpanda_common: { topic: 't' } },
+  });
+
+  it('connects with the section of the observability config (-o)', async () => {
+    const port = await closedPort();
+    const service = await startService({
+      observabilityYaml: `http:\n  address: 127.0.0.1:0\nlogger:\n  level: OFF\nredpanda:\n  seed_brokers: [ 127.0.0.1:${port} ]\n`,
+    });
+    try {
+      const created = await send(service, 'POST', '/streams/rp', stream);
+      assert.equal(created.status, 200, created.body);
+      const failing = await waitFor(
+        async () => {
+          const body = (await send(service, 'GET', '/streams/rp')).body;
+          return /ECONNREFUSED/.test(body) ? body : undefined;
+        },
+        { message: 'the connection error in the stream status', timeoutMs: 15_000 },
+      );
+      assert.match(failing, new RegExp(`redpanda_common: seed brokers 127\\.0\\.0\\.1:${port}`));
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('refuses a stream using it when the observability config has no redpanda section', async () => {
+    const service = await startService();
+    try {
+      const refused = await send(service, 'POST', '/streams/rp', stream);
+      assert.equal(refused.status, 400, refused.body);
+      assert.match(
+        refused.body,
+        /redpanda_common output needs the top-level redpanda section with seed_brokers, which this config does not have/,
+      );
+    } finally {
+      await service.stop();
+    }
   });
 });
