@@ -24,7 +24,7 @@ export function lintServiceConfig(
   const linter = new ConfigLinter(parsed, options);
   linter.fields(serviceFields({ withStreamSections: options.withStreamSections }), linter.root);
   lintHttpAttachment(linter);
-  lintRedpandaSection(linter);
+  lintRedpandaSection(linter, options.redpandaSection);
   return linter.result();
 }
 

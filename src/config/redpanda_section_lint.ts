@@ -15,11 +15,6 @@ function hasSeedBrokers(section: Node | null | undefined): boolean {
   return isSeq(brokers) && brokers.items.some((b) => (scalarText(b as Node) ?? '').trim() !== '');
 }
 
-/** Whether a config's top-level redpanda section has seed_brokers (streams mode asks of the `-o` file). */
-export function hasRedpandaConnection(root: Node | null | undefined): boolean {
-  return hasSeedBrokers(entryOf(root, 'redpanda'));
-}
-
 /** Every redpanda_common component, when there is no section to connect with. */
 export function lintRedpandaUsers(linter: ConfigLinter, connected: boolean): void {
   if (connected) return;
@@ -32,10 +27,13 @@ export function lintRedpandaUsers(linter: ConfigLinter, connected: boolean): voi
   }
 }
 
-/** A whole service config: its redpanda_common components against its own section, and the section. */
-export function lintRedpandaSection(linter: ConfigLinter): void {
+/**
+ * A whole service config: its redpanda_common components against its own section (or, for a
+ * resource file, `known`: whether the main config has one), and the section's own values.
+ */
+export function lintRedpandaSection(linter: ConfigLinter, known?: boolean): void {
   const section = entryOf(linter.root, 'redpanda');
-  const connected = hasSeedBrokers(section);
+  const connected = known ?? hasSeedBrokers(section);
   lintRedpandaUsers(linter, connected);
   const partitioner = scalarText(entryOf(section, 'partitioner'));
   for (const c of linter.components) {

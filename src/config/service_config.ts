@@ -82,6 +82,12 @@ export interface ServiceConfig extends ResourcesConfig {
   tests: unknown[];
 }
 
+/** Whether a `redpanda` section has seed_brokers to connect with (what redpanda_common needs). */
+export function redpandaConnected(section: ServiceConfig['redpanda']): boolean {
+  const brokers = section?.seed_brokers;
+  return Array.isArray(brokers) && brokers.some((b) => typeof b === 'string' && b.trim() !== '');
+}
+
 const DEFAULT_TYPES: Partial<Record<string, { kind: ConfigKind; name: string }>> = {
   input: { kind: 'input', name: 'stdin' },
   buffer: { kind: 'buffer', name: 'none' },

@@ -8,6 +8,7 @@ import { tryParseDurationMs } from '../config/duration.js';
 import { envLookup } from '../config/env_interpolation.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
+import { redpandaConnected } from '../config/service_config.js';
 import { ConfigError, errorMessage } from '../engine/errors.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceManager } from '../engine/resources.js';
@@ -108,8 +109,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
   });
   const { logger, metrics, http, resources, resourceBuilder } = service;
   // redpanda_common in a stream connects with the observability config's section: lint says when there is none.
-  const brokers = config.redpanda?.seed_brokers;
-  const redpandaSection = Array.isArray(brokers) && brokers.length > 0;
+  const redpandaSection = redpandaConnected(config.redpanda);
   await service.ready(); // the tracer, before any component is built
   const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
   const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
@@ -268,7 +268,13 @@ async function buildResourceFiles(
   service: Service,
 ): Promise<void> {
   if (options.resources.length === 0) return;
-  for (const file of await loadResourceFiles(options.resources, { provider, envFiles: options.envFiles })) {
+  const redpandaSection = redpandaConnected(service.env.redpanda);
+  const files = await loadResourceFiles(options.resources, {
+    provider,
+    envFiles: options.envFiles,
+    redpandaSection,
+  });
+  for (const file of files) {
     if (file.lints.length > 0 && !options.chilled) {
       throw new ConfigError(`shutting down due to linter errors in resource file:\n${file.lints.join('\n')}`);
     }

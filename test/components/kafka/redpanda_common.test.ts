@@ -107,6 +107,19 @@ describe('the top-level redpanda section', () => {
     assert.deepEqual(lint(`redpanda:\n  client_id: x\n${USERS}`).length, 2);
   });
 
+  it("lints a resource file's redpanda_common against the main config's section", () => {
+    const file = parseYaml(
+      'output_resources:\n  - label: out\n    redpanda_common:\n      topic: t\n',
+      'res.yaml',
+    );
+    assert.deepEqual(lintServiceConfig(file, { provider, redpandaSection: true }), []);
+    assert.deepEqual(
+      lintServiceConfig(file, { provider, redpandaSection: false }).map((l) => l.line),
+      [2],
+      'the main config has no section',
+    );
+  });
+
   it('refuses logs_topic and status_topic, which nekton does not send', () => {
     assert.deepEqual(lint(`${SECTION}  logs_topic: __logs\n  status_topic: __status\n${USERS}`), [
       '(5) logs_topic: sending log lines to a topic is not supported by nekton (remove logs_topic)',
