@@ -55,12 +55,15 @@ export function lintRedpandaSection(linter: ConfigLinter, known?: boolean): void
 
 /** The section's own combinations, in the reference's words, and what nekton does not do. */
 function sectionProblems(linter: ConfigLinter, section: Node): void {
-  for (const name of ['logs_topic', 'status_topic']) {
-    const value = entryOf(section, name);
-    if ((scalarText(value) ?? '') === '' || !value) continue;
-    const what = name === 'logs_topic' ? 'log lines' : 'status events';
-    linter.report(value, `${name}: sending ${what} to a topic is not supported by nekton (remove ${name})`);
-  }
+  const status = entryOf(section, 'status_topic');
+  if (status && (scalarText(status) ?? '') !== '')
+    linter.report(
+      status,
+      'status_topic: sending status events to a topic is not supported by nekton (remove status_topic)',
+    );
+  const logs = entryOf(section, 'logs_topic');
+  if (logs && (scalarText(logs) ?? '') !== '' && !hasSeedBrokers(section))
+    linter.report(logs, 'logs_topic needs seed_brokers in the redpanda section to send log lines to');
   const idempotent = (scalarText(entryOf(section, 'idempotent_write')) ?? 'true').toLowerCase() === 'true';
   const acks = scalarText(entryOf(section, 'acks')) ?? 'all';
   const requests = scalarText(entryOf(section, 'max_in_flight_requests')) ?? '1';

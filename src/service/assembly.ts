@@ -2,6 +2,7 @@
 // the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
 // the shared resources, and the tracer (src/tracing) when the `tracer` section names one.
 import type { Logger } from 'pino';
+import { startSectionLogs } from '../components/kafka/section_logs.js';
 import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
@@ -9,7 +10,7 @@ import type { ComponentConfig } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import { MemoryInprocBus } from '../engine/inproc.js';
 import type { UndeliveredCount } from '../engine/input_wrapper.js';
-import { createLogger } from '../engine/logger.js';
+import { createLogger, type LogTap } from '../engine/logger.js';
 import type { Registry } from '../engine/registry.js';
 import { ResourceManager } from '../engine/resources.js';
 import { stopController } from '../engine/stop_signal.js';
@@ -21,6 +22,9 @@ import {
 } from '../metrics/index.js';
 import { startTracer } from '../tracing/index.js';
 import { buildResources } from './build_resources.js';
+
+/** How long the last log lines may take to reach the logs_topic when the service closes. */
+const SECTION_LOGS_CLOSE_MS = 5_000;
 
 export interface ServiceOptions {
   config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer' | 'redpanda'>;
@@ -64,8 +68,15 @@ export interface Service {
 
 export function assembleService(options: ServiceOptions): Service {
   const { config, source } = options;
+  const tap: LogTap = {};
   const logger = createLogger(
     options.logLevel ? { ...config.logger, level: options.logLevel } : config.logger,
+    process.stderr,
+    tap,
+  );
+  // The redpanda section's logs_topic takes the lines from here on; its own failures go to the log only.
+  const sectionLogs = inSourceSync(source, () =>
+    startSectionLogs(config.redpanda, tap, (m) => logger.warn(`redpanda logs_topic: ${m}`)),
   );
   for (const warning of options.startupWarnings ?? []) logger.warn(warning);
   const metrics = createMetricsRegistry(metricsOptions(config.metrics, config.http.enabled, logger));
@@ -117,6 +128,7 @@ export function assembleService(options: ServiceOptions): Service {
       await http.close();
       await metrics.close();
       await tracer?.close();
+      await sectionLogs?.close(SECTION_LOGS_CLOSE_MS);
     },
   };
 }

@@ -2,6 +2,7 @@
 // the kafka connection fields, the producer settings the output writes with, and the reference's
 // logs/status topics (which nekton does not send: lint refuses them, see
 // src/config/redpanda_section_lint.ts). Parsed here with the same fields kafka_franz declares.
+import { parseInterpolation, parseMapping } from '../../bloblang/index.js';
 import { type ConfigOf, field, parseFields } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
 import { ConfigError } from '../../engine/errors.js';
@@ -13,8 +14,10 @@ import { fieldsNamed } from './spec_fields.js';
 const sectionFields = [
   ...kafkaConnectionFields(),
   field.string('pipeline_id', 'An identifier of the pipeline.', { default: '' }),
-  field.string('logs_topic', 'A topic to send log lines to (refused by nekton).', { default: '' }),
-  field.string('logs_level', 'The lowest level sent to logs_topic.', { default: 'info' }),
+  field.string('logs_topic', 'A topic to send log lines to.', { default: '' }),
+  field.enum('logs_level', 'The lowest level sent to logs_topic.', ['debug', 'info', 'warn', 'error'], {
+    default: 'info',
+  }),
   field.string('status_topic', 'A topic to send status events to (refused by nekton).', { default: '' }),
   ...fieldsNamed(kafkaFranzOutputFields, [
     'partitioner',
@@ -39,8 +42,6 @@ export type RedpandaSection = ConfigOf<typeof sectionFields>;
 /** What lint says of the section on its own (the whole-config lint reports these at its line too). */
 export function redpandaSectionProblems(section: RedpandaSection): string[] {
   const problems = [...saslProblems(section.sasl), ...lintKafkaFranzOutput(section)];
-  if (section.logs_topic !== '')
-    problems.push('logs_topic: sending log lines to a topic is not supported by nekton');
   if (section.status_topic !== '')
     problems.push('status_topic: sending status events to a topic is not supported by nekton');
   return problems;
@@ -57,7 +58,21 @@ export function redpandaSection(ctx: BuildContext, name: string): RedpandaSectio
     throw new ConfigError(
       `${name}: the top-level redpanda section with seed_brokers is missing (${name} connects with it)`,
     );
-  const section = parseFields(sectionFields, raw, ctx) as RedpandaSection;
-  refuseProblems(redpandaSectionProblems(section), `${name}: redpanda section: `);
+  return parseRedpandaSection(raw, `${name}: redpanda section: `);
+}
+
+/** The section parsed by its fields; refuses what lint refuses (a build through the API skips lint). */
+export function parseRedpandaSection(
+  raw: Readonly<Record<string, unknown>>,
+  prefix = 'redpanda: ',
+): RedpandaSection {
+  const section = parseFields(sectionFields, raw, PARSE) as RedpandaSection;
+  refuseProblems(redpandaSectionProblems(section), prefix);
   return section;
 }
+
+// The section has no mappings or interpolations of its own.
+const PARSE = {
+  mapping: (text: string) => parseMapping(text),
+  interpolation: (text: string) => parseInterpolation(text),
+};

@@ -120,12 +120,14 @@ describe('the top-level redpanda section', () => {
     );
   });
 
-  it('refuses logs_topic and status_topic, which nekton does not send', () => {
+  it('refuses status_topic, which nekton does not send, and logs_topic without seed_brokers', () => {
     assert.deepEqual(lint(`${SECTION}  logs_topic: __logs\n  status_topic: __status\n${USERS}`), [
-      '(5) logs_topic: sending log lines to a topic is not supported by nekton (remove logs_topic)',
       '(6) status_topic: sending status events to a topic is not supported by nekton (remove status_topic)',
     ]);
-    assert.deepEqual(lint(`${SECTION}  logs_topic: ""\n${USERS}`), [], 'empty is the default: accepted');
+    assert.deepEqual(lint('redpanda:\n  logs_topic: __logs\n'), [
+      '(2) logs_topic needs seed_brokers in the redpanda section to send log lines to',
+    ]);
+    assert.deepEqual(lint(`${SECTION}  status_topic: ""\n${USERS}`), [], 'empty is the default: accepted');
   });
 
   it("keeps the reference's producer checks, against the section's partitioner too", () => {
