@@ -1,6 +1,6 @@
 // The service config's top-level `redpanda` section as the redpanda_common components read it:
 // the kafka connection fields, the producer settings the output writes with, and the reference's
-// logs/status topics (which nekton does not send: lint refuses them, see
+// logs topic (section_logs.ts) and status topic (which nekton does not send: lint refuses it, see
 // src/config/redpanda_section_lint.ts). Parsed here with the same fields kafka_franz declares.
 import { parseInterpolation, parseMapping } from '../../bloblang/index.js';
 import { type ConfigOf, field, parseFields } from '../../config/spec.js';
