@@ -55,15 +55,11 @@ export function lintRedpandaSection(linter: ConfigLinter, known?: boolean): void
 
 /** The section's own combinations, in the reference's words, and what nekton does not do. */
 function sectionProblems(linter: ConfigLinter, section: Node): void {
-  const status = entryOf(section, 'status_topic');
-  if (status && (scalarText(status) ?? '') !== '')
-    linter.report(
-      status,
-      'status_topic: sending status events to a topic is not supported by nekton (remove status_topic)',
-    );
-  const logs = entryOf(section, 'logs_topic');
-  if (logs && (scalarText(logs) ?? '') !== '' && !hasSeedBrokers(section))
-    linter.report(logs, 'logs_topic needs seed_brokers in the redpanda section to send log lines to');
+  for (const name of ['logs_topic', 'status_topic']) {
+    const topic = entryOf(section, name);
+    if (topic && (scalarText(topic) ?? '') !== '' && !hasSeedBrokers(section))
+      linter.report(topic, `${name} needs seed_brokers in the redpanda section to send to`);
+  }
   const idempotent = (scalarText(entryOf(section, 'idempotent_write')) ?? 'true').toLowerCase() === 'true';
   const acks = scalarText(entryOf(section, 'acks')) ?? 'all';
   const requests = scalarText(entryOf(section, 'max_in_flight_requests')) ?? '1';

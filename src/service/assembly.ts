@@ -2,7 +2,8 @@
 // the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
 // the shared resources, and the tracer (src/tracing) when the `tracer` section names one.
 import type { Logger } from 'pino';
-import { startSectionLogs } from '../components/kafka/section_logs.js';
+import type { StatusEmitter } from '../components/kafka/section_status.js';
+import { startSectionTopics } from '../components/kafka/section_topics.js';
 import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
@@ -23,8 +24,8 @@ import {
 import { startTracer } from '../tracing/index.js';
 import { buildResources } from './build_resources.js';
 
-/** How long the last log lines may take to reach the logs_topic when the service closes. */
-const SECTION_LOGS_CLOSE_MS = 5_000;
+/** How long the last log lines and status events may take to reach their topics when the service closes. */
+const SECTION_TOPICS_CLOSE_MS = 5_000;
 
 export interface ServiceOptions {
   config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer' | 'redpanda'>;
@@ -56,6 +57,8 @@ export interface Service {
   readonly env: EngineEnv;
   /** The builder of shared resources (streams mode's API builds with it too). */
   readonly resourceBuilder: ComponentBuilder;
+  /** The redpanda section's status_topic events, when it has one (normal mode reports its stream). */
+  readonly sectionStatus: StatusEmitter | undefined;
   /** Resolves once the tracer (if any) is loaded: components built before it get no spans. */
   ready(): Promise<void>;
   /** Builds a file's `*_resources` sections; a field error names its place in `source`. */
@@ -74,9 +77,10 @@ export function assembleService(options: ServiceOptions): Service {
     process.stderr,
     tap,
   );
-  // The redpanda section's logs_topic takes the lines from here on; its own failures go to the log only.
-  const sectionLogs = inSourceSync(source, () =>
-    startSectionLogs(config.redpanda, tap, (m) => logger.warn(`redpanda logs_topic: ${m}`)),
+  // The redpanda section's logs_topic takes the lines from here on, its status_topic hears that the
+  // config was read; the sink's own failures go to the log.
+  const sectionTopics = inSourceSync(source, () =>
+    startSectionTopics(config.redpanda, tap, (m) => logger.warn(`redpanda logs_topic: ${m}`)),
   );
   for (const warning of options.startupWarnings ?? []) logger.warn(warning);
   const metrics = createMetricsRegistry(metricsOptions(config.metrics, config.http.enabled, logger));
@@ -91,6 +95,7 @@ export function assembleService(options: ServiceOptions): Service {
         timeouts: options.httpTimeouts,
       }),
   );
+  sectionTopics?.status?.initialising();
   const resources = new ResourceManager();
   const abort = stopController();
   const tracer = startTracer(config.tracer, logger);
@@ -115,6 +120,7 @@ export function assembleService(options: ServiceOptions): Service {
     stopController: abort,
     env,
     resourceBuilder,
+    sectionStatus: sectionTopics?.status,
     async ready() {
       const tracing = await tracer?.ready;
       if (tracing) env.tracing = tracing;
@@ -128,7 +134,8 @@ export function assembleService(options: ServiceOptions): Service {
       await http.close();
       await metrics.close();
       await tracer?.close();
-      await sectionLogs?.close(SECTION_LOGS_CLOSE_MS);
+      sectionTopics?.status?.exiting();
+      await sectionTopics?.close(SECTION_TOPICS_CLOSE_MS);
     },
   };
 }

@@ -1,7 +1,6 @@
 // The service config's top-level `redpanda` section as the redpanda_common components read it:
 // the kafka connection fields, the producer settings the output writes with, and the reference's
-// logs topic (section_logs.ts) and status topic (which nekton does not send: lint refuses it, see
-// src/config/redpanda_section_lint.ts). Parsed here with the same fields kafka_franz declares.
+// logs and status topics (section_topics.ts). Parsed here with the same fields kafka_franz declares.
 import { parseInterpolation, parseMapping } from '../../bloblang/index.js';
 import { type ConfigOf, field, parseFields } from '../../config/spec.js';
 import type { BuildContext } from '../../engine/context.js';
@@ -18,7 +17,7 @@ const sectionFields = [
   field.enum('logs_level', 'The lowest level sent to logs_topic.', ['debug', 'info', 'warn', 'error'], {
     default: 'info',
   }),
-  field.string('status_topic', 'A topic to send status events to (refused by nekton).', { default: '' }),
+  field.string('status_topic', 'A topic to send status events to.', { default: '' }),
   ...fieldsNamed(kafkaFranzOutputFields, [
     'partitioner',
     'idempotent_write',
@@ -42,8 +41,6 @@ export type RedpandaSection = ConfigOf<typeof sectionFields>;
 /** What lint says of the section on its own (the whole-config lint reports these at its line too). */
 export function redpandaSectionProblems(section: RedpandaSection): string[] {
   const problems = [...saslProblems(section.sasl), ...lintKafkaFranzOutput(section)];
-  if (section.status_topic !== '')
-    problems.push('status_topic: sending status events to a topic is not supported by nekton');
   return problems;
 }
 

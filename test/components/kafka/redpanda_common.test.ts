@@ -120,14 +120,12 @@ describe('the top-level redpanda section', () => {
     );
   });
 
-  it('refuses status_topic, which nekton does not send, and logs_topic without seed_brokers', () => {
-    assert.deepEqual(lint(`${SECTION}  logs_topic: __logs\n  status_topic: __status\n${USERS}`), [
-      '(6) status_topic: sending status events to a topic is not supported by nekton (remove status_topic)',
+  it('accepts logs_topic and status_topic, and refuses them without seed_brokers', () => {
+    assert.deepEqual(lint(`${SECTION}  logs_topic: __logs\n  status_topic: __status\n${USERS}`), []);
+    assert.deepEqual(lint('redpanda:\n  logs_topic: __logs\n  status_topic: __status\n'), [
+      '(2) logs_topic needs seed_brokers in the redpanda section to send to',
+      '(3) status_topic needs seed_brokers in the redpanda section to send to',
     ]);
-    assert.deepEqual(lint('redpanda:\n  logs_topic: __logs\n'), [
-      '(2) logs_topic needs seed_brokers in the redpanda section to send log lines to',
-    ]);
-    assert.deepEqual(lint(`${SECTION}  status_topic: ""\n${USERS}`), [], 'empty is the default: accepted');
   });
 
   it("keeps the reference's producer checks, against the section's partitioner too", () => {

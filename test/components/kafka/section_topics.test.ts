@@ -1,14 +1,15 @@
-// The `redpanda` section's logs_topic: nekton's own log lines produced as records (client library
-// stand-in, no broker is reachable here): which lines, their shape, retries, a full queue, and
-// what is still queued at close.
+// The `redpanda` section's logs_topic and status_topic: nekton's own log lines and status events
+// produced as records (client library stand-in, no broker is reachable here): which lines, their
+// shape, retries, a full queue, what is still queued at close, and the status events.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startSectionLogs } from '../../../src/components/kafka/section_logs.js';
+import { startSectionTopics } from '../../../src/components/kafka/section_topics.js';
 import { registry } from '../../../src/components/registry.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { createLogger, type LogTap } from '../../../src/engine/logger.js';
+import { waitFor } from '../../helpers/kit.js';
 import { fakeKafka, settle } from './stand_in.js';
 
 const provider = schemaProvider(registry);
@@ -34,7 +35,7 @@ function setUp(extra = '', format = 'logfmt', options = {}) {
   const written: string[] = [];
   const logger = createLogger({ level: 'DEBUG', format }, { write: (l: string) => written.push(l) }, tap);
   const reports: string[] = [];
-  const logs = startSectionLogs(
+  const logs = startSectionTopics(
     section(extra),
     tap,
     (m) => reports.push(m),
@@ -148,9 +149,91 @@ describe('redpanda logs_topic (client library stand-in)', () => {
     const tap: LogTap = {};
     const raw = section('', '');
     assert.equal(
-      startSectionLogs(raw, tap, () => {}),
+      startSectionTopics(raw, tap, () => {}),
       undefined,
     );
     assert.equal(tap.line, undefined);
+  });
+});
+
+describe('redpanda status_topic (client library stand-in)', () => {
+  it('sends the reference status events: initialising, connection health with each error, exiting', async () => {
+    const kafka = fakeKafka();
+    const tap: LogTap = {};
+    const raw = section('  status_topic: __status\n', '');
+    const topics = startSectionTopics(
+      raw,
+      tap,
+      () => {},
+      async () => kafka.module,
+      { instanceId: 'i1' },
+    );
+    const status = topics?.status;
+    if (!topics || !status) throw new Error('no status_topic');
+    assert.equal(tap.line, undefined, 'no logs_topic: the log is not tapped');
+    status.initialising();
+    status.report([{ path: 'input', label: '', connected: true }]);
+    status.report([
+      { path: 'input', label: '', connected: true },
+      { path: 'output.broker.outputs.1', label: 'dlq', connected: false, error: 'ECONNREFUSED' },
+    ]);
+    status.exiting('the pipeline failed');
+    await topics.close(1000);
+    const events = kafka.sends.flatMap((s) => s.messages as Sent[]);
+    assert.deepEqual(
+      events.map((e) => [e.topic, e.key.toString()]),
+      Array(4).fill(['__status', 'p1']),
+    );
+    const bodies = events.map((e) => JSON.parse(e.value.toString()));
+    for (const body of bodies) assert.match(body.timestamp, /^\d+$/, 'int64 as protojson writes it');
+    assert.deepEqual(
+      bodies.map(({ timestamp: _, ...rest }) => rest),
+      [
+        { type: 'TYPE_INITIALIZING', pipelineId: 'p1', instanceId: 'i1' },
+        { type: 'TYPE_CONNECTION_HEALTHY', pipelineId: 'p1', instanceId: 'i1' },
+        {
+          type: 'TYPE_CONNECTION_ERROR',
+          pipelineId: 'p1',
+          instanceId: 'i1',
+          connectionErrors: [{ message: 'ECONNREFUSED', path: 'output.broker.outputs.1', label: 'dlq' }],
+        },
+        {
+          type: 'TYPE_EXITING',
+          pipelineId: 'p1',
+          instanceId: 'i1',
+          exitError: { message: 'the pipeline failed' },
+        },
+      ],
+    );
+  });
+
+  it('shares one producer with logs_topic, and reports a watched stream every period', async () => {
+    const kafka = fakeKafka();
+    const tap: LogTap = {};
+    const logger = createLogger({ level: 'INFO' }, { write: () => {} }, tap);
+    const raw = section('  status_topic: __status\n');
+    const topics = startSectionTopics(
+      raw,
+      tap,
+      () => {},
+      async () => kafka.module,
+      {
+        instanceId: 'i1',
+        statusPeriodMs: 10,
+      },
+    );
+    if (!topics?.status) throw new Error('no status_topic');
+    topics.status.watch(() => [{ path: 'input', label: '', connected: false, error: 'down' }]);
+    logger.info('hello');
+    await waitFor(
+      () => kafka.sends.flatMap((s) => s.messages as Sent[]).some((r) => r.topic === '__status'),
+      {
+        message: 'a periodic status event',
+      },
+    );
+    await topics.close(1000);
+    const topicsSent = new Set(kafka.sends.flatMap((s) => s.messages as Sent[]).map((r) => r.topic));
+    assert.deepEqual([...topicsSent].sort(), ['__logs', '__status']);
+    assert.equal(kafka.producerOptions.length, 1, 'one producer for both');
   });
 });
