@@ -35,7 +35,8 @@ export function lintRedpandaSection(linter: ConfigLinter, known?: boolean): void
   const section = entryOf(linter.root, 'redpanda');
   const connected = known ?? hasSeedBrokers(section);
   lintRedpandaUsers(linter, connected);
-  const partitioner = scalarText(entryOf(section, 'partitioner'));
+  // Options match case-insensitively, as the fields' own checks do.
+  const partitioner = scalarText(entryOf(section, 'partitioner'))?.toLowerCase();
   for (const c of linter.components) {
     if (c.name !== 'redpanda_common' || !connected || c.kind !== 'output') continue;
     const partition = (scalarText(entryOf(c.settings, 'partition')) ?? '') !== '';
@@ -61,7 +62,7 @@ function sectionProblems(linter: ConfigLinter, section: Node): void {
       linter.report(topic, `${name} needs seed_brokers in the redpanda section to send to`);
   }
   const idempotent = (scalarText(entryOf(section, 'idempotent_write')) ?? 'true').toLowerCase() === 'true';
-  const acks = scalarText(entryOf(section, 'acks')) ?? 'all';
+  const acks = (scalarText(entryOf(section, 'acks')) ?? 'all').toLowerCase();
   const requests = scalarText(entryOf(section, 'max_in_flight_requests')) ?? '1';
   // An acks that is no option at all is reported by the field's own check.
   if (idempotent && (acks === 'leader' || acks === 'none'))
