@@ -6,7 +6,7 @@ import { type ConfigSource, rootDurationMs } from '../config/config_source.js';
 import { loadConfigFile } from '../config/loader.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
-import type { ServiceConfig } from '../config/service_config.js';
+import { redpandaConnected, type ServiceConfig } from '../config/service_config.js';
 import type { Registry } from '../engine/registry.js';
 import { loadResourceFiles, type ResourceFile } from '../service/resource_files.js';
 import { loadTemplates } from '../templates/load_templates.js';
@@ -37,7 +37,12 @@ export async function loadService(file: string, options: GlobalOptions): Promise
   const { registry } = templates;
   const provider = schemaProvider(registry);
   const loaded = await loadConfigFile(file, { provider, sets: options.set, envFiles: options.envFile });
-  const resourceFiles = await loadResourceFiles(options.resources, { provider, envFiles: options.envFile });
+  // A resource file's redpanda_common connects with the main config's section.
+  const resourceFiles = await loadResourceFiles(options.resources, {
+    provider,
+    envFiles: options.envFile,
+    redpandaSection: loaded.config ? redpandaConnected(loaded.config.redpanda) : undefined,
+  });
   const lints = [...templates.lints, ...loaded.lints, ...resourceFiles.flatMap((f) => f.lints)];
   if (lints.length > 0) {
     process.stderr.write(`${lints.join('\n')}\n`);

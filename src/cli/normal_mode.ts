@@ -41,6 +41,7 @@ export async function runNormalMode(loaded: LoadedService, reload?: ConfigReload
   const first = await buildRunning(loaded, service);
   const currentStream = () => watcher?.running?.stream ?? first.stream;
   registerReady(http, currentStream);
+  service.sectionStatus?.watch(() => currentStream().statuses());
   await service.listen();
 
   if (reload)

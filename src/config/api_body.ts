@@ -26,6 +26,8 @@ export interface BodyOptions {
   /** `?chilled=true`: missing variables become "" and the lint gate is skipped. */
   chilled?: boolean;
   bloblang?: BloblangChecker;
+  /** Whether the observability config has a redpanda section (redpanda_common needs one). */
+  redpandaSection?: boolean;
 }
 
 export type BodyResult<C> =

@@ -6,7 +6,8 @@ import type { ConfigLinter } from './linter.js';
 
 const SERVER_COMPONENTS = new Set(['input/http_server', 'output/http_server']);
 
-function entryOf(map: Node | null | undefined, key: string): Node | null | undefined {
+/** The value of `key` in a YAML map (undefined when not a map or no such key). */
+export function entryOf(map: Node | null | undefined, key: string): Node | null | undefined {
   if (!isMap(map)) return undefined;
   const pair = (map.items as Pair<Node, Node | null>[]).find((p) => isScalar(p.key) && p.key.value === key);
   return pair?.value;

@@ -4,6 +4,7 @@ import { isMap, isScalar, type Node, type Pair } from 'yaml';
 import { lintHttpAttachment } from './http_attach_lint.js';
 import { type Lint, lintAt } from './lint.js';
 import { ConfigLinter, type LintOptions } from './linter.js';
+import { lintRedpandaSection, lintRedpandaUsers } from './redpanda_section_lint.js';
 import type { ConfigKind } from './schema.js';
 import { serviceFields, streamFields } from './service_spec.js';
 import type { ParsedYaml } from './yaml_document.js';
@@ -23,6 +24,7 @@ export function lintServiceConfig(
   const linter = new ConfigLinter(parsed, options);
   linter.fields(serviceFields({ withStreamSections: options.withStreamSections }), linter.root);
   lintHttpAttachment(linter);
+  lintRedpandaSection(linter, options.redpandaSection);
   return linter.result();
 }
 
@@ -34,6 +36,7 @@ export function lintStreamConfig(
   if (emptyDocument(parsed)) return [lintAt(1, 'expected object value, got !!null')];
   const linter = new ConfigLinter(parsed, options);
   linter.fields(streamFields({ allowTests: options.allowTests }), linter.root);
+  if (options.redpandaSection !== undefined) lintRedpandaUsers(linter, options.redpandaSection);
   return linter.result();
 }
 
@@ -41,6 +44,7 @@ export function lintStreamConfig(
 export function lintComponentConfig(parsed: ParsedYaml, kind: ConfigKind, options: LintOptions): Lint[] {
   const linter = new ConfigLinter(parsed, options);
   linter.component(kind, linter.root);
+  if (options.redpandaSection !== undefined) lintRedpandaUsers(linter, options.redpandaSection);
   return linter.result();
 }
 
@@ -51,6 +55,7 @@ export function lintStreamsBody(parsed: ParsedYaml, options: LintOptions): { id:
   return (root.items as Pair<Node, Node | null>[]).map((pair) => {
     const linter = new ConfigLinter(parsed, options);
     linter.fields(streamFields(), pair.value);
+    if (options.redpandaSection !== undefined) lintRedpandaUsers(linter, options.redpandaSection);
     return { id: isScalar(pair.key) ? String(pair.key.value) : String(pair.key), lints: linter.result() };
   });
 }

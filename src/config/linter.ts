@@ -39,6 +39,12 @@ export interface LintOptions {
   rejectDeprecated?: boolean;
   /** `lint --labels`: a component that can take a label must have one (`resource` excepted). */
   requireLabels?: boolean;
+  /**
+   * Streams mode: whether the observability config has a `redpanda` section with seed_brokers; a
+   * stream config's redpanda_common components are refused without one. Unset: not checked (a
+   * whole service config checks its own section).
+   */
+  redpandaSection?: boolean;
 }
 
 const LABEL_PATTERN = /^[a-z0-9_]+$/;

@@ -25,6 +25,8 @@ export interface LoadOptions {
   bloblang?: BloblangChecker;
   /** `lint --skip-env-var-check`: an undefined `${VAR}` without a default is not a lint. */
   skipEnvVarCheck?: boolean;
+  /** Streams mode: whether the observability config has a redpanda section (see LintOptions). */
+  redpandaSection?: boolean;
   /** `lint --deprecated` and `--labels`. */
   rejectDeprecated?: boolean;
   requireLabels?: boolean;

@@ -68,6 +68,11 @@ export interface ServiceConfig extends ResourcesConfig {
   logger: LoggerConfig;
   metrics: ComponentConfig;
   tracer: ComponentConfig;
+  /**
+   * The top-level `redpanda` section (defaults filled), the connection the redpanda_common
+   * components use; undefined when the config has none.
+   */
+  redpanda: Record<string, unknown> | undefined;
   /** Go duration strings, e.g. `20s`. */
   shutdown_delay: string;
   shutdown_timeout: string;
@@ -75,6 +80,12 @@ export interface ServiceConfig extends ResourcesConfig {
   stream: StreamConfig | undefined;
   /** Unit-test definitions, as written. */
   tests: unknown[];
+}
+
+/** Whether a `redpanda` section has seed_brokers to connect with (what redpanda_common needs). */
+export function redpandaConnected(section: ServiceConfig['redpanda']): boolean {
+  const brokers = section?.seed_brokers;
+  return Array.isArray(brokers) && brokers.some((b) => typeof b === 'string' && b.trim() !== '');
 }
 
 const DEFAULT_TYPES: Partial<Record<string, { kind: ConfigKind; name: string }>> = {
@@ -154,6 +165,10 @@ export function toServiceConfig(
     logger: section(root, 'logger', ctx) as LoggerConfig,
     metrics: section(root, 'metrics', ctx) as ComponentConfig,
     tracer: section(root, 'tracer', ctx) as ComponentConfig,
+    redpanda:
+      root.redpanda === undefined || root.redpanda === null
+        ? undefined
+        : (section(root, 'redpanda', ctx) as Record<string, unknown>),
     shutdown_delay: section(root, 'shutdown_delay', ctx) as string,
     shutdown_timeout: section(root, 'shutdown_timeout', ctx) as string,
     ...resources(root, ctx),

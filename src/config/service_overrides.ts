@@ -42,8 +42,14 @@ export const SERVICE_OVERRIDES: FieldOverride[] = [
     path: 'tests.output_batches.file_json_contains',
     insertAfter: [{ name: 'json_schema', type: 'unknown', kind: 'scalar', optional: true, advanced: true }],
   },
-  // Connect only (Redpanda Cloud's pipeline control topics): nekton has no such section.
-  { path: 'redpanda', remove: true },
+  // The redpanda section's durations, checked by lint at their line like the components' own.
+  ...[
+    'metadata_max_age',
+    'request_timeout_overhead',
+    'conn_idle_timeout',
+    'timeout',
+    'record_delivery_timeout',
+  ].map((name): FieldOverride => ({ path: `redpanda.${name}`, set: { check: 'duration' } })),
 ];
 
 /** A copy of `fields` with the overrides applied; throws if an override's path is not there. */

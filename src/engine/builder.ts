@@ -60,6 +60,8 @@ export interface EngineEnv {
   members?: DynamicMemberStore;
   /** Spans per message and component; absent when the service has no tracer (src/tracing). */
   tracing?: EngineTracing;
+  /** The service config's `redpanda` section, when it has one (see BuildContext.redpanda). */
+  redpanda?: Readonly<Record<string, unknown>>;
 }
 
 export class ComponentBuilder {
@@ -178,6 +180,7 @@ export class ComponentBuilder {
       signal: env.signal,
       inproc: env.inproc,
       members: env.members,
+      redpanda: env.redpanda,
       get schemas() {
         return builderSchemas();
       },

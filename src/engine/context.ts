@@ -103,6 +103,11 @@ export interface BuildContext {
   readonly schemas: SchemaProvider;
   /** Where posted dynamic members are kept across restarts (streams mode with a store). */
   readonly members?: DynamicMemberStore;
+  /**
+   * The service's top-level `redpanda` section as written (defaults filled), which the
+   * redpanda_common components connect with; absent when the service config has none.
+   */
+  readonly redpanda?: Readonly<Record<string, unknown>>;
   buildInput(config: ComponentConfig): Promise<Input>;
   buildOutput(config: ComponentConfig): Promise<Output>;
   buildProcessor(config: ComponentConfig): Promise<Processor>;

@@ -18,6 +18,18 @@ export interface LoggerConfig {
   file?: LogFileConfig;
 }
 
+/** One line as the logger wrote it: its level (`info`...), message and other fields. */
+export interface LogEntry {
+  level: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+/** Sees every line the logger writes (after its level filter); `line` may be set after creation. */
+export interface LogTap {
+  line?: (entry: LogEntry) => void;
+}
+
 export const DEFAULT_LOGGER_CONFIG: LoggerConfig = {
   level: 'INFO',
   format: 'logfmt',
@@ -43,11 +55,34 @@ function logfmtValue(value: unknown): string {
   return /^[^\s"=\\]+$/.test(text) ? text : JSON.stringify(text);
 }
 
+const SKIPPED = new Set(['time', 'level', 'msg', 'pid', 'hostname']);
+
+/** Hands a written line (as pino serialised it) to the tap, if it wants lines. */
+function tapLine(
+  tap: LogTap | undefined,
+  record: Record<string, unknown>,
+  names: { time: string; msg: string; level: string },
+) {
+  if (!tap?.line) return;
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (!SKIPPED.has(key) && key !== names.msg && key !== names.level && key !== names.time)
+      fields[key] = value;
+  }
+  const level = record[names.level] ?? record.level;
+  tap.line({
+    level: typeof level === 'number' ? (LEVEL_NAMES[level] ?? String(level)) : String(level),
+    message: String(record[names.msg] ?? record.msg ?? ''),
+    fields,
+  });
+}
+
 /** A pino destination that rewrites each JSON line as logfmt. */
-function logfmtStream(out: LineSink, names: { time: string; msg: string; level: string }) {
+function logfmtStream(out: LineSink, names: { time: string; msg: string; level: string }, tap?: LogTap) {
   return {
     write(line: string): void {
       const record = JSON.parse(line) as Record<string, unknown>;
+      tapLine(tap, record, { time: 'time', msg: 'msg', level: 'level' });
       const parts: string[] = [];
       if (record.time !== undefined) parts.push(`${names.time}=${logfmtValue(record.time)}`);
       parts.push(`${names.level}=${LEVEL_NAMES[record.level as number] ?? record.level}`);
@@ -71,7 +106,11 @@ function openFileOrRefuse(file: LogFileConfig): LineSink {
 }
 
 /** Throws when `file.path` cannot be opened for writing. */
-export function createLogger(config: Partial<LoggerConfig> = {}, stderr: LineSink = process.stderr): Logger {
+export function createLogger(
+  config: Partial<LoggerConfig> = {},
+  stderr: LineSink = process.stderr,
+  tap?: LogTap,
+): Logger {
   const merged = { ...DEFAULT_LOGGER_CONFIG, ...config };
   const out = merged.file?.path ? openFileOrRefuse(merged.file) : stderr;
   const names = {
@@ -98,7 +137,14 @@ export function createLogger(config: Partial<LoggerConfig> = {}, stderr: LineSin
   if (json) {
     options.messageKey = names.msg;
     options.formatters = { level: (label) => ({ [names.level]: label }) };
-    return pino(options, out === process.stderr ? pino.destination({ dest: 2, sync: true }) : out);
+    const dest = out === process.stderr ? pino.destination({ dest: 2, sync: true }) : out;
+    if (!tap) return pino(options, dest);
+    return pino(options, {
+      write(line: string): void {
+        dest.write(line);
+        if (tap.line) tapLine(tap, JSON.parse(line) as Record<string, unknown>, names);
+      },
+    });
   }
-  return pino(options, logfmtStream(out, names));
+  return pino(options, logfmtStream(out, names, tap));
 }

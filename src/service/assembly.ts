@@ -2,6 +2,8 @@
 // the HTTP server is on), the main HTTP server, the process-wide stop signal, the in-process bus and
 // the shared resources, and the tracer (src/tracing) when the `tracer` section names one.
 import type { Logger } from 'pino';
+import type { StatusEmitter } from '../components/kafka/section_status.js';
+import { startSectionTopics } from '../components/kafka/section_topics.js';
 import { type ConfigSource, inSource, inSourceSync } from '../config/config_source.js';
 import type { ResourcesConfig, ServiceConfig } from '../config/service_config.js';
 import { ComponentBuilder, type EngineEnv } from '../engine/builder.js';
@@ -9,7 +11,7 @@ import type { ComponentConfig } from '../engine/context.js';
 import { errorMessage } from '../engine/errors.js';
 import { MemoryInprocBus } from '../engine/inproc.js';
 import type { UndeliveredCount } from '../engine/input_wrapper.js';
-import { createLogger } from '../engine/logger.js';
+import { createLogger, type LogTap } from '../engine/logger.js';
 import type { Registry } from '../engine/registry.js';
 import { ResourceManager } from '../engine/resources.js';
 import { stopController } from '../engine/stop_signal.js';
@@ -22,8 +24,11 @@ import {
 import { startTracer } from '../tracing/index.js';
 import { buildResources } from './build_resources.js';
 
+/** How long the last log lines and status events may take to reach their topics when the service closes. */
+const SECTION_TOPICS_CLOSE_MS = 5_000;
+
 export interface ServiceOptions {
-  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer'>;
+  config: Pick<ServiceConfig, 'logger' | 'metrics' | 'http' | 'tracer' | 'redpanda'>;
   /** The file the config came from: an HTTP setting the server refuses names its line there. */
   source: ConfigSource;
   registry: Registry;
@@ -52,6 +57,8 @@ export interface Service {
   readonly env: EngineEnv;
   /** The builder of shared resources (streams mode's API builds with it too). */
   readonly resourceBuilder: ComponentBuilder;
+  /** The redpanda section's status_topic events, when it has one (normal mode reports its stream). */
+  readonly sectionStatus: StatusEmitter | undefined;
   /** Resolves once the tracer (if any) is loaded: components built before it get no spans. */
   ready(): Promise<void>;
   /** Builds a file's `*_resources` sections; a field error names its place in `source`. */
@@ -64,8 +71,16 @@ export interface Service {
 
 export function assembleService(options: ServiceOptions): Service {
   const { config, source } = options;
+  const tap: LogTap = {};
   const logger = createLogger(
     options.logLevel ? { ...config.logger, level: options.logLevel } : config.logger,
+    process.stderr,
+    tap,
+  );
+  // The redpanda section's logs_topic takes the lines from here on, its status_topic hears that the
+  // config was read; the sink's own failures go to the log.
+  const sectionTopics = inSourceSync(source, () =>
+    startSectionTopics(config.redpanda, tap, (m) => logger.warn(`redpanda logs_topic: ${m}`)),
   );
   for (const warning of options.startupWarnings ?? []) logger.warn(warning);
   const metrics = createMetricsRegistry(metricsOptions(config.metrics, config.http.enabled, logger));
@@ -80,6 +95,7 @@ export function assembleService(options: ServiceOptions): Service {
         timeouts: options.httpTimeouts,
       }),
   );
+  sectionTopics?.status?.initialising();
   const resources = new ResourceManager();
   const abort = stopController();
   const tracer = startTracer(config.tracer, logger);
@@ -93,6 +109,7 @@ export function assembleService(options: ServiceOptions): Service {
     signal: abort.signal,
     baseDir: options.baseDir,
     undelivered: options.undelivered,
+    redpanda: config.redpanda,
   };
   const resourceBuilder = new ComponentBuilder(env);
   return {
@@ -103,6 +120,7 @@ export function assembleService(options: ServiceOptions): Service {
     stopController: abort,
     env,
     resourceBuilder,
+    sectionStatus: sectionTopics?.status,
     async ready() {
       const tracing = await tracer?.ready;
       if (tracing) env.tracing = tracing;
@@ -116,6 +134,8 @@ export function assembleService(options: ServiceOptions): Service {
       await http.close();
       await metrics.close();
       await tracer?.close();
+      sectionTopics?.status?.exiting();
+      await sectionTopics?.close(SECTION_TOPICS_CLOSE_MS);
     },
   };
 }

@@ -30,7 +30,12 @@ export async function resolveResourceFiles(patterns: readonly string[]): Promise
 /** Reads every `-r` file; only its resource sections are used, the rest is linted as usual. */
 export async function loadResourceFiles(
   patterns: readonly string[],
-  options: { provider: SchemaProvider; envFiles?: readonly string[] },
+  options: {
+    provider: SchemaProvider;
+    envFiles?: readonly string[];
+    /** Whether the main config has a redpanda section (its redpanda_common resources need one). */
+    redpandaSection?: boolean;
+  },
 ): Promise<ResourceFile[]> {
   const files: ResourceFile[] = [];
   for (const file of await resolveResourceFiles(patterns)) {
@@ -38,6 +43,7 @@ export async function loadResourceFiles(
       provider: options.provider,
       envFiles: options.envFiles,
       withStreamSections: false,
+      redpandaSection: options.redpandaSection,
     });
     files.push({ config: loaded.config, source: { file, lines: loaded.lines }, lints: loaded.lints });
   }

@@ -19,6 +19,8 @@ export interface StreamsApiContext {
   /** Config bodies are checked one at a time (key ''), so N big bodies never hold N parses in memory. */
   bodyQueue: KeyedLock;
   bloblang?: BloblangChecker;
+  /** Whether the observability config has a redpanda section (redpanda_common needs one). */
+  redpandaSection?: boolean;
   resources: ResourceManager;
   /** Builds resource components (process-wide: no stream id, endpoints unprefixed). */
   resourceBuilder: ComponentBuilder;

@@ -92,7 +92,13 @@ export async function installResource(
 ): Promise<void> {
   let result: Awaited<ReturnType<typeof readComponentBodySliced>>;
   try {
-    const options = { provider: ctx.provider, env, chilled, bloblang: ctx.bloblang };
+    const options = {
+      provider: ctx.provider,
+      env,
+      chilled,
+      bloblang: ctx.bloblang,
+      redpandaSection: ctx.redpandaSection,
+    };
     result = await ctx.bodyQueue.run('', () =>
       readComponentBodySliced(text, kind, options, new TimeSlicer()),
     );

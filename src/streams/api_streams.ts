@@ -138,7 +138,13 @@ async function readDefinition(
   if (text.trim() === '') throw new BadRequestError('the request body is empty: expected a stream config');
   let result: Awaited<ReturnType<typeof readStreamBodySliced>>;
   try {
-    const options = { provider: ctx.provider, env: ctx.env, chilled, bloblang: ctx.bloblang };
+    const options = {
+      provider: ctx.provider,
+      env: ctx.env,
+      chilled,
+      bloblang: ctx.bloblang,
+      redpandaSection: ctx.redpandaSection,
+    };
     result = await ctx.bodyQueue.run('', () => readStreamBodySliced(text, options, new TimeSlicer()));
   } catch (err) {
     throw asBadRequest(err);

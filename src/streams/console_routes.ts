@@ -93,7 +93,13 @@ function lintHandler(ctx: StreamsApiContext): EndpointHandler {
   return async (req, res) => {
     if (req.method !== 'POST') throw new HttpError(405, 'Method Not Allowed');
     const text = await readText(req, ctx.bodyLimitBytes);
-    const options = { provider: ctx.provider, env: ctx.env, chilled: false, bloblang: ctx.bloblang };
+    const options = {
+      provider: ctx.provider,
+      env: ctx.env,
+      chilled: false,
+      bloblang: ctx.bloblang,
+      redpandaSection: ctx.redpandaSection,
+    };
     let lints: string[];
     try {
       // The same queue as stream bodies: a burst of keystrokes cannot starve the API.

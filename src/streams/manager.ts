@@ -66,6 +66,8 @@ export interface StreamManagerOptions {
   members?: (id: string) => DynamicMemberStore;
   /** The service's tracer: each stream's components get spans labelled with the stream. */
   tracing?: EngineTracing;
+  /** The observability config's `redpanda` section, for the redpanda_common components. */
+  redpanda?: Readonly<Record<string, unknown>>;
 }
 
 export interface StreamDefinition {
@@ -256,6 +258,7 @@ export class StreamManager {
       signal: abort.signal,
       baseDir: this.options.baseDir,
       members: this.options.members?.(id),
+      redpanda: this.options.redpanda,
     };
     let stream: Stream;
     try {
@@ -469,6 +472,7 @@ export class StreamManager {
       baseDir: this.options.baseDir,
       members: this.options.members?.(id),
       tracing: this.options.tracing,
+      redpanda: this.options.redpanda,
     };
     const streamLogger = logger.child({ stream: id });
     let stream: Stream;

@@ -8,6 +8,7 @@ import { tryParseDurationMs } from '../config/duration.js';
 import { envLookup } from '../config/env_interpolation.js';
 import { schemaProvider } from '../config/schema.js';
 import { scrubServiceConfig } from '../config/scrub.js';
+import { redpandaConnected } from '../config/service_config.js';
 import { ConfigError, errorMessage } from '../engine/errors.js';
 import type { Registry } from '../engine/registry.js';
 import type { ResourceManager } from '../engine/resources.js';
@@ -107,6 +108,8 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     httpTimeouts: options.httpTimeouts,
   });
   const { logger, metrics, http, resources, resourceBuilder } = service;
+  // redpanda_common in a stream connects with the observability config's section: lint says when there is none.
+  const redpandaSection = redpandaConnected(config.redpanda);
   await service.ready(); // the tracer, before any component is built
   const shutdownTimeoutMs = rootDurationMs(source, config.shutdown_timeout, 'shutdown_timeout');
   const shutdownDelayMs = rootDurationMs(source, config.shutdown_delay, 'shutdown_delay');
@@ -131,6 +134,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
     persist: persistence?.persistStream,
     members: persistence?.membersOf,
     tracing: service.env.tracing,
+    redpanda: service.env.redpanda,
   });
   let watcher: StreamFileWatcher | undefined;
   const stop = async () => {
@@ -160,6 +164,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
       resourceBuilder,
       logger,
       persistence,
+      redpandaSection,
     };
     if (cluster && persistence && stored) {
       fleet = new FleetCoordinator({
@@ -179,7 +184,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
       });
     }
     registerStreamsApi(http, apiContext, { api: options.api, fleet });
-    const files = await loadStreamFiles(options, provider, logger);
+    const files = await loadStreamFiles(options, provider, logger, redpandaSection);
     for (const file of files) {
       await manager.create(file.id, file.definition).catch((err) => {
         throw new ConfigError(`failed to create stream (${file.id}): ${errorMessage(err)}`);
@@ -216,6 +221,7 @@ export async function startStreamsService(options: StreamsCommandOptions): Promi
         chilled: options.chilled,
         provider,
         envFiles: options.envFiles,
+        redpandaSection,
         debounceMs: options.watchDebounceMs,
       });
       await watcher.start(files);
@@ -239,11 +245,12 @@ async function loadStreamFiles(
   options: StreamsCommandOptions,
   provider: ReturnType<typeof schemaProvider>,
   logger: Logger,
+  redpandaSection: boolean,
 ): Promise<LoadedStreamFile[]> {
   const files = await resolveStreamFiles(options.paths);
   const loaded: LoadedStreamFile[] = [];
   for (const file of files)
-    loaded.push(await loadStreamDefinition(file, { provider, envFiles: options.envFiles }));
+    loaded.push(await loadStreamDefinition(file, { provider, envFiles: options.envFiles, redpandaSection }));
   const lints = loaded.flatMap((f) => f.lints);
   if (lints.length > 0 && !options.chilled) {
     throw new ConfigError(
@@ -261,7 +268,13 @@ async function buildResourceFiles(
   service: Service,
 ): Promise<void> {
   if (options.resources.length === 0) return;
-  for (const file of await loadResourceFiles(options.resources, { provider, envFiles: options.envFiles })) {
+  const redpandaSection = redpandaConnected(service.env.redpanda);
+  const files = await loadResourceFiles(options.resources, {
+    provider,
+    envFiles: options.envFiles,
+    redpandaSection,
+  });
+  for (const file of files) {
     if (file.lints.length > 0 && !options.chilled) {
       throw new ConfigError(`shutting down due to linter errors in resource file:\n${file.lints.join('\n')}`);
     }

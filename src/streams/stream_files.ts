@@ -13,13 +13,19 @@ export interface LoadedStreamFile extends StreamFile {
 export interface StreamFileOptions {
   provider: SchemaProvider;
   envFiles: readonly string[];
+  /** Whether the observability config has a redpanda section (redpanda_common needs one). */
+  redpandaSection?: boolean;
 }
 
 export async function loadStreamDefinition(
   file: StreamFile,
   options: StreamFileOptions,
 ): Promise<LoadedStreamFile> {
-  const loaded = await loadStreamFile(file.path, { provider: options.provider, envFiles: options.envFiles });
+  const loaded = await loadStreamFile(file.path, {
+    provider: options.provider,
+    envFiles: options.envFiles,
+    redpandaSection: options.redpandaSection,
+  });
   return {
     ...file,
     definition: { config: loaded.config, raw: loaded.raw, posted: loaded.posted, fromFile: true },

@@ -34,7 +34,10 @@ describe('component examples', () => {
         const config = toServiceConfig(yamlToValue(parsed), { provider, lines: buildLineIndex(parsed) });
         if (!config.stream) return;
         const http = new HttpServer({ config: { enabled: false } });
-        const { builder, env, resources, abort } = createTestEnv({ endpoints: http });
+        const { builder, env, resources, abort } = createTestEnv({
+          endpoints: http,
+          redpanda: config.redpanda,
+        });
         await buildResources(config, builder, resources);
         const stream = await Stream.build(config.stream, builder, env.logger, abort);
         await stream.stop(0);

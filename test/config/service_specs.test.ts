@@ -137,10 +137,8 @@ describe('service and observability specs from the reference data', () => {
     );
     assert.equal(at('http.max_body_size').default, 4194304);
     assert.equal(at('tests.output_batches.json_schema').optional, true);
-    assert.equal(
-      SERVICE_FIELDS.some((f) => f.name === 'redpanda'),
-      false,
-    );
+    assert.equal(at('redpanda.logs_level').default, 'info');
+    assert.equal(at('redpanda.timeout').check, 'duration');
     // The reference data itself is left as extracted.
     assert.equal(REFERENCE.service.find((f) => f.name === 'http')?.children?.[2]?.default, '/benthos');
   });
@@ -162,7 +160,10 @@ describe('service and observability specs from the reference data', () => {
     const lint = (text: string) =>
       lintServiceConfig(parseYaml(text), { ...lintOptions, withStreamSections: false }).map(formatApiLint);
     assert.deepEqual(lint('http:\n  max_body_size: 1024\nmetrics:\n  statsd:\n    address: x:1\n'), []);
-    assert.deepEqual(lint('redpanda: {}\n'), ['(1,1) field redpanda not recognised']);
+    assert.deepEqual(lint('redpanda:\n  seed_brokers: [ a:9092 ]\n'), []);
+    assert.deepEqual(lint('redpanda:\n  logs_level: loud\n'), [
+      '(2,1) value loud is not a valid option for this field',
+    ]);
     assert.deepEqual(lint('metrics:\n  statsd:\n    address: x:1\n    tag_format: nope\n'), [
       '(4,1) value nope is not a valid option for this field',
     ]);

@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registry } from '../../src/components/registry.js';
 import { RUNNABLE_METRICS, RUNNABLE_TRACERS } from '../../src/config/observability_support.js';
+import { REFERENCE } from '../../src/config/reference_fields.js';
+import { SERVICE_FIELDS } from '../../src/config/service_spec.js';
 
 const KINDS: [string, string][] = [
   ['input', 'inputs'],
@@ -35,6 +37,12 @@ function nektonNames(kind: string): Set<string> {
   );
 }
 
+/** Top-level sections of the reference's service config that nekton's service spec leaves out. */
+function missingSections(): string[] {
+  const ours = new Set(SERVICE_FIELDS.map((f) => f.name));
+  return REFERENCE.service.map((f) => f.name).filter((name) => !ours.has(name));
+}
+
 export function missingComponentsBlock(): string {
   const reference = referenceNames();
   let total = 0;
@@ -49,5 +57,7 @@ export function missingComponentsBlock(): string {
     const list = missing.length === 0 ? 'none missing' : missing.map((n) => `\`${n}\``).join(', ');
     lines.push(`- **${label}** (${names.length - missing.length} of ${names.length}): ${list}`);
   }
-  return `nekton has **${have} of the reference's ${total} components** (counted by \`scripts/missing-components.mts\` from the registry against the reference's component list; many of the rest are cloud or AI services). Missing, by kind:\n\n${lines.join('\n')}\n\nAlso missing: the top-level \`redpanda:\` section.\n`;
+  const sections = missingSections().map((name) => `the top-level \`${name}:\` section`);
+  const also = sections.length === 0 ? '' : `\nAlso missing: ${sections.join(', ')}.\n`;
+  return `nekton has **${have} of the reference's ${total} components** (counted by \`scripts/missing-components.mts\` from the registry against the reference's component list; many of the rest are cloud or AI services). Missing, by kind:\n\n${lines.join('\n')}\n${also}`;
 }

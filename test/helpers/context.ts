@@ -14,6 +14,8 @@ export interface TestEnvOptions {
   resources?: ResourceManager;
   endpoints?: EndpointRegistrar;
   streamId?: string;
+  /** The service config's top-level `redpanda` section (redpanda_common components). */
+  redpanda?: Record<string, unknown>;
 }
 
 export interface TestEnv {
@@ -35,6 +37,7 @@ export function createTestEnv(options: TestEnvOptions = {}): TestEnv {
     endpoints: options.endpoints,
     streamId: options.streamId,
     signal: abort.signal,
+    redpanda: options.redpanda,
   };
   return { env, builder: new ComponentBuilder(env), resources, abort };
 }

@@ -65,6 +65,9 @@ const fields = [
   tracingMapField('extract_tracing_map'),
 ];
 
+/** The redpanda input's fields; redpanda_common picks its own from them. */
+export const redpandaInputFields = fields;
+
 /** The parsed config of a `redpanda` input (durations in ms). */
 export type RedpandaInputConfig = ConfigOf<typeof fields>;
 

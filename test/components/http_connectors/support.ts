@@ -22,7 +22,7 @@ function serviceConfig(yaml: string) {
 /** The `input` of a YAML config, built and wrapped by the engine (reconnects, statuses). */
 export async function buildInput(yaml: string): Promise<{ input: Input; testEnv: TestEnv }> {
   const config = serviceConfig(yaml);
-  const testEnv = createTestEnv();
+  const testEnv = createTestEnv({ redpanda: config.redpanda });
   await buildResources(config, testEnv.builder, testEnv.resources);
   if (!config.stream) throw new Error('no stream sections');
   return { input: await testEnv.builder.buildInput(config.stream.input), testEnv };
