@@ -15,15 +15,27 @@ function hasSeedBrokers(section: Node | null | undefined): boolean {
   return isSeq(brokers) && brokers.items.some((b) => (scalarText(b as Node) ?? '').trim() !== '');
 }
 
-/** Every redpanda_common component, when there is no section to connect with. */
+/**
+ * Every component that connects with the section when there is none: redpanda_common always, a
+ * redpanda input or output written without seed_brokers of its own.
+ */
 export function lintRedpandaUsers(linter: ConfigLinter, connected: boolean): void {
   if (connected) return;
   for (const c of linter.components) {
-    if (c.name !== 'redpanda_common') continue;
-    linter.report(
-      c.node,
-      `redpanda_common ${c.kind} needs the top-level redpanda section with seed_brokers, which this config does not have`,
-    );
+    if (c.name === 'redpanda_common')
+      linter.report(
+        c.node,
+        `redpanda_common ${c.kind} needs the top-level redpanda section with seed_brokers, which this config does not have`,
+      );
+    else if (
+      c.name === 'redpanda' &&
+      (c.kind === 'input' || c.kind === 'output') &&
+      !hasSeedBrokers(c.settings)
+    )
+      linter.report(
+        c.node,
+        `redpanda ${c.kind}: seed_brokers is not set and there is no top-level redpanda section with seed_brokers to connect with`,
+      );
   }
 }
 

@@ -8,6 +8,7 @@ import { refuseProblems } from '../fields/config_problems.js';
 import { byteSizeProblems, kafkaConnectionFields, saslProblems } from '../kafka/fields.js';
 import { type KafkaFranzInputConfig, kafkaFranzInputFields } from '../kafka/franz_input_fields.js';
 import { lintKafkaFranzInput } from '../kafka/franz_topics.js';
+import { withSectionConnection } from '../kafka/redpanda_section.js';
 import { fieldsNamed, withOptionalSeedBrokers } from '../kafka/spec_fields.js';
 import { tracingMapField } from '../nats/connection.js';
 import { buildConsumerInput, FETCH_SIZES } from './kafka_franz.js';
@@ -79,14 +80,13 @@ export function lintRedpandaInput(
   > &
     Parameters<typeof lintKafkaFranzInput>[0],
 ): string[] {
-  const problems: string[] = [];
-  if ((config.seed_brokers ?? []).length === 0)
-    problems.push(
-      'seed_brokers is required by nekton (it does not take them from the top-level redpanda section)',
-    );
-  problems.push(
-    ...byteSizeProblems(config, ['partition_buffer_bytes', 'max_yield_batch_bytes', ...FETCH_SIZES]),
-  );
+  // Without seed_brokers the top-level redpanda section connects it: the whole-config lint checks
+  // that there is one (src/config/redpanda_section_lint.ts).
+  const problems = byteSizeProblems(config, [
+    'partition_buffer_bytes',
+    'max_yield_batch_bytes',
+    ...FETCH_SIZES,
+  ]);
   return [...problems, ...lintKafkaFranzInput(config)];
 }
 
@@ -124,7 +124,7 @@ export const spec = defineComponent({
   summary:
     'Consumes Kafka (Redpanda) topics in a consumer group, in order per partition unless told otherwise.',
   description:
-    'The kafka_franz consumer with the redpanda field set. By default the messages of a partition are processed in order: one message per partition is in flight at a time, and the next is handed out once it was acknowledged (the reference hands out a batch of up to `max_yield_batch_bytes` at a time: nekton hands out one message, so order and delivery are the same but batches are smaller). With `unordered_processing.enabled` up to `unordered_processing.checkpoint_limit` messages per partition are in flight, batched by `unordered_processing.batching`. Offsets are committed every `commit_period`, only up to the last message that, with every earlier one, was delivered; a nacked message is delivered again before anything new. Metadata as kafka_franz. `seed_brokers` is required by nekton. Accepted without effect: `partition_buffer_bytes`, `max_yield_batch_bytes` (both checked), and what kafka_franz ignores (`rack_id`, `tcp` keep-alive, `conn_idle_timeout`, `topic_lag_refresh_period`, `timely_nacks_maximum_wait`).',
+    'The kafka_franz consumer with the redpanda field set. By default the messages of a partition are processed in order: one message per partition is in flight at a time, and the next is handed out once it was acknowledged (the reference hands out a batch of up to `max_yield_batch_bytes` at a time: nekton hands out one message, so order and delivery are the same but batches are smaller). With `unordered_processing.enabled` up to `unordered_processing.checkpoint_limit` messages per partition are in flight, batched by `unordered_processing.batching`. Offsets are committed every `commit_period`, only up to the last message that, with every earlier one, was delivered; a nacked message is delivered again before anything new. Metadata as kafka_franz. Without `seed_brokers` it connects as the top-level `redpanda` section says (its seed brokers, TLS, SASL and timeouts). Accepted without effect: `partition_buffer_bytes`, `max_yield_batch_bytes` (both checked), and what kafka_franz ignores (`rack_id`, `tcp` keep-alive, `conn_idle_timeout`, `topic_lag_refresh_period`, `timely_nacks_maximum_wait`).',
   fields,
   examples: [
     {
@@ -140,5 +140,6 @@ output:
     },
   ],
   lint: (config) => [...lintRedpandaInput(config), ...saslProblems(config.sasl)],
-  build: (config, ctx): Promise<Input> => buildConsumerInput(redpandaConsumerConfig(config), ctx, 'redpanda'),
+  build: (config, ctx): Promise<Input> =>
+    buildConsumerInput(redpandaConsumerConfig(withSectionConnection(config, ctx, 'input')), ctx, 'redpanda'),
 });

@@ -48,14 +48,36 @@ export function redpandaSectionProblems(section: RedpandaSection): string[] {
  * The section a redpanda_common component connects with. Without one (or without seed_brokers)
  * the component cannot run: the reference fails at start, nekton refuses it at lint and here.
  */
-export function redpandaSection(ctx: BuildContext, name: string): RedpandaSection {
+export function redpandaSection(
+  ctx: BuildContext,
+  name: string,
+  missing = `${name}: the top-level redpanda section with seed_brokers is missing (${name} connects with it)`,
+): RedpandaSection {
   const raw = ctx.redpanda;
   const brokers = raw?.seed_brokers;
-  if (!raw || !Array.isArray(brokers) || brokers.length === 0)
-    throw new ConfigError(
-      `${name}: the top-level redpanda section with seed_brokers is missing (${name} connects with it)`,
-    );
+  if (!raw || !Array.isArray(brokers) || brokers.length === 0) throw new ConfigError(missing);
   return parseRedpandaSection(raw, `${name}: redpanda section: `);
+}
+
+const CONNECTION_FIELDS = kafkaConnectionFields().map((f) => f.name);
+
+/**
+ * A `redpanda` input or output written without seed_brokers connects as the top-level section
+ * says (the reference then uses the section's shared client): its seed brokers, TLS, SASL and
+ * timeouts replace the component's own connection fields.
+ */
+export function withSectionConnection<T extends { seed_brokers?: string[] | undefined }>(
+  config: T,
+  ctx: BuildContext,
+  kind: 'input' | 'output',
+): T {
+  if ((config.seed_brokers ?? []).length > 0) return config;
+  const section = redpandaSection(
+    ctx,
+    'redpanda',
+    `redpanda ${kind}: seed_brokers is not set and there is no top-level redpanda section with seed_brokers to connect with`,
+  ) as unknown as Record<string, unknown>;
+  return { ...config, ...Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, section[name]])) };
 }
 
 /** The section parsed by its fields; refuses what lint refuses (a build through the API skips lint). */

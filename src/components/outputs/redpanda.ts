@@ -4,6 +4,7 @@ import type { Output } from '../../engine/component.js';
 import { refuseProblems } from '../fields/config_problems.js';
 import { loadKafka } from '../kafka/client.js';
 import { kafkaConnectionFields, saslProblems } from '../kafka/fields.js';
+import { withSectionConnection } from '../kafka/redpanda_section.js';
 import { fieldsNamed, withOptionalSeedBrokers } from '../kafka/spec_fields.js';
 import { tracingMapField } from '../nats/connection.js';
 import {
@@ -53,12 +54,8 @@ export type RedpandaOutputConfig = ConfigOf<typeof fields>;
 export function lintRedpandaOutput(
   config: Pick<RedpandaOutputConfig, 'seed_brokers'> & Parameters<typeof lintKafkaFranzOutput>[0],
 ): string[] {
-  const problems: string[] = [];
-  if ((config.seed_brokers ?? []).length === 0)
-    problems.push(
-      'seed_brokers is required by nekton (it does not take them from the top-level redpanda section)',
-    );
-  return [...problems, ...lintKafkaFranzOutput(config)];
+  // Without seed_brokers the top-level redpanda section connects it (src/config/redpanda_section_lint.ts).
+  return lintKafkaFranzOutput(config);
 }
 
 function franzConfig(config: RedpandaOutputConfig): KafkaFranzOutputConfig {
@@ -72,7 +69,7 @@ export const spec = defineComponent({
   categories: ['Services'],
   summary:
     'Produces messages to Kafka (Redpanda) topics; a batch counts as written once the brokers acknowledged it.',
-  description: `The kafka_franz producer with the redpanda field set: ${franzSpec.description} \`seed_brokers\` is required by nekton; \`inject_tracing_map\` is refused by lint (traces travel in the \`traceparent\` metadata).`,
+  description: `The kafka_franz producer with the redpanda field set: ${franzSpec.description} Without \`seed_brokers\` it connects as the top-level \`redpanda\` section says (its seed brokers, TLS, SASL and timeouts); \`inject_tracing_map\` is refused by lint (traces travel in the \`traceparent\` metadata).`,
   fields,
   examples: [
     {
@@ -90,7 +87,7 @@ output:
   lint: (config) => [...lintRedpandaOutput(config), ...saslProblems(config.sasl)],
   build(config, ctx): Output {
     refuseProblems(lintRedpandaOutput(config), 'redpanda: ');
-    const franz = franzConfig(config);
+    const franz = franzConfig(withSectionConnection(config, ctx, 'output'));
     return ctx.wrapWriter(
       new KafkaFranzWriter(franz, recordTemplate(franz), produceSettings(franz), loadKafka, 'redpanda'),
       {

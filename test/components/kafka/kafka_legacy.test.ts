@@ -389,7 +389,7 @@ output:
       lint(
         'input:\n  redpanda:\n    topics: [ a ]\n    consumer_group: g\noutput:\n  redpanda:\n    topic: t\n',
       ).join('\n'),
-      /seed_brokers is required by nekton[\s\S]*seed_brokers is required by nekton/,
+      /redpanda input: seed_brokers is not set and there is no top-level redpanda section[\s\S]*redpanda output: seed_brokers is not set/,
     );
     assert.match(
       lint(

@@ -156,6 +156,28 @@ describe('the top-level redpanda section', () => {
   });
 });
 
+describe('redpanda input and output without seed_brokers', () => {
+  const PLAIN =
+    'input:\n  redpanda:\n    topics: [ a ]\n    consumer_group: g\noutput:\n  redpanda:\n    topic: t\n';
+
+  it('lint with the section, and without it name the missing connection at their lines', () => {
+    assert.deepEqual(lint(`${SECTION}${PLAIN}`), []);
+    assert.deepEqual(lint(PLAIN), [
+      '(2) redpanda input: seed_brokers is not set and there is no top-level redpanda section with seed_brokers to connect with',
+      '(6) redpanda output: seed_brokers is not set and there is no top-level redpanda section with seed_brokers to connect with',
+    ]);
+  });
+
+  it("connect with the section's seed brokers (the input reports them when nothing listens)", async () => {
+    const { port, error, connected } = await absentBrokerError(
+      (p) =>
+        `  redpanda:\n    topics: [ orders ]\n    consumer_group: g\nredpanda:\n  seed_brokers: [ 127.0.0.1:${p} ]\n`,
+    );
+    assert.equal(connected, false);
+    assert.match(error, new RegExp(`redpanda: seed brokers 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
+  });
+});
+
 const offsetOf = (txn: Transaction | null | undefined) => txn?.batch[0]?.getMeta('kafka_offset');
 
 describe('redpanda_common input (client library stand-in)', () => {
