@@ -90,7 +90,6 @@ export class PgCdcReader implements InputReader {
   async connect(): Promise<void> {
     await this.teardown();
     this.changes.reset();
-    this.clearBacklog();
     this.checkpoint.release();
     this.checkpoint = new OrderedCheckpoint(this.config.checkpoint_limit);
     const admin = new pg.Client(this.clientConfig());
@@ -259,11 +258,14 @@ export class PgCdcReader implements InputReader {
     this.pausedStream = stream;
   }
 
+  /** Drops the backlog and resumes the socket, so that ending the connection is not held up by it. */
   private clearBacklog(): void {
     this.backlog = [];
     this.backlogHead = 0;
+    const paused = this.pausedStream;
     this.pausedStream = null;
     this.replicationClient = null;
+    paused?.resume();
   }
 
   /** Queues a change for the engine; the caller made sure the checkpoint has room. */
@@ -430,6 +432,8 @@ export class PgCdcReader implements InputReader {
     this.timers = [];
     const service = this.service;
     this.service = null;
+    // Data still arriving is for no one now (onData checks the service is current).
+    this.clearBacklog();
     if (service) {
       await service.acknowledge(this.confirmed ?? '0/0').catch(() => undefined);
       await service.destroy().catch(() => undefined);
@@ -443,7 +447,6 @@ export class PgCdcReader implements InputReader {
     this.state.closed = true;
     this.checkpoint.release();
     this.changes.wakeUp();
-    this.clearBacklog();
     await this.teardown();
   }
 }

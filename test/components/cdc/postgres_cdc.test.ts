@@ -395,6 +395,29 @@ describe('postgres_cdc', () => {
     }
   });
 
+  it('closes while changes past checkpoint_limit wait with the socket paused', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const table = await db.table();
+    const slot = db.slot();
+    const reader = new PgCdcReader(
+      { ...settings(table, slot), checkpoint_limit: 2 },
+      pino({ level: 'silent' }),
+    );
+    let closed = false;
+    try {
+      await reader.connect();
+      await db.query(`INSERT INTO ${table} SELECT g, repeat('x', 200) || g FROM generate_series(1, 2000) g`);
+      const first = await reader.read();
+      assert.deepEqual((first!.batch[0]!.structured() as { id: number }).id, 1);
+      await reader.close();
+      closed = true;
+      // Closed: the slot is released, so the server ended the connection (no unanswered socket).
+      await waitFor(async () => (await db.slotRow(slot))?.active === false, { message: 'slot released' });
+    } finally {
+      if (!closed) await reader.close();
+    }
+  });
+
   it('names the dsn field when the server cannot be reached', async (t) => {
     if (!(await requireService(t, 'postgres'))) return;
     const reader = new PgCdcReader(
