@@ -14,6 +14,11 @@ export class OrderedCheckpoint<P> {
     return this.items.length - this.head;
   }
 
+  /** Whether another position may be tracked now (fewer than `limit` outstanding). */
+  hasRoom(): boolean {
+    return this.limit <= 0 || this.items.length - this.head < this.limit;
+  }
+
   /** Waits until fewer than `limit` positions are outstanding (`checkpoint_limit`). */
   async room(signal?: { closed: boolean }): Promise<void> {
     while (this.limit > 0 && this.pending >= this.limit && !signal?.closed) {
@@ -45,9 +50,7 @@ export class OrderedCheckpoint<P> {
       this.items.splice(0, this.head);
       this.head = 0;
     }
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+    if (this.waiters.length > 0) this.release();
     return latest;
   }
 

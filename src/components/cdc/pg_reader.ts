@@ -62,6 +62,17 @@ export class PgCdcReader implements InputReader {
   private confirmed: string | null = null;
   private schemas = new Map<number, CommonSchema>();
   private txn: { commitTime: number } | null = null;
+  /** Each relation's columns, made once per relation message (not per change). */
+  private relationColumns = new Map<number, { relation: Pgoutput.MessageRelation; columns: ColumnInfo[] }>();
+  /**
+   * Changes decoded while `checkpoint_limit` changes are in flight: the socket is paused, but what
+   * it had already read still arrives; they are handled in order as acknowledgements make room.
+   */
+  private backlog: { lsn: string; log: Pgoutput.Message }[] = [];
+  private backlogHead = 0;
+  /** The replication connection's socket while it is paused for the backlog. */
+  private pausedStream: { resume(): unknown } | null = null;
+  private replicationClient: pg.Client | null = null;
   private timers: NodeJS.Timeout[] = [];
   private readonly state = { closed: false };
 
@@ -102,9 +113,10 @@ export class PgCdcReader implements InputReader {
         `postgres_cdc: slot_name: a slot named '${slot}' exists already; a temporary slot needs a free name`,
       );
 
+    // No flowControl: it awaits an async emit and an acknowledgement per change. Changes are
+    // handled synchronously, and the socket is paused while checkpoint_limit changes are in flight.
     const service = new LogicalReplicationService(this.clientConfig(), {
       acknowledge: { auto: false, timeoutSeconds: 0 },
-      flowControl: { enabled: true },
     });
     this.service = service;
     // A service replaced by a reconnect (or closed) no longer speaks for this reader.
@@ -123,6 +135,7 @@ export class PgCdcReader implements InputReader {
     const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publication], messages: true });
     const startReplication = plugin.start.bind(plugin);
     plugin.start = async (client: pg.Client, slotName: string, lastLsn: string) => {
+      if (current()) this.replicationClient = client;
       let from = lastLsn;
       if (create) {
         const kind = this.config.temporary_slot ? 'TEMPORARY LOGICAL' : 'LOGICAL';
@@ -202,47 +215,105 @@ export class PgCdcReader implements InputReader {
     if (moved) this.confirm(moved);
   }
 
-  private async onData(lsn: string, log: Pgoutput.Message): Promise<void> {
+  /** A decoded change from the stream: handled now, or kept in order while the checkpoint is full. */
+  private onData(lsn: string, log: Pgoutput.Message): void {
     if (this.state.closed) return;
+    if (this.backlogHead < this.backlog.length || !this.checkpoint.hasRoom()) {
+      this.backlog.push({ lsn, log });
+      this.pauseStream();
+      return;
+    }
+    this.handle(lsn, log);
+  }
+
+  /** Handles one change; a failure fails the reader (it must not escape into pg's socket parser). */
+  private handle(lsn: string, log: Pgoutput.Message): void {
+    try {
+      this.handleChange(lsn, log);
+    } catch (err) {
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  /** Handles backlogged changes while the checkpoint has room; resumes the socket once none are left. */
+  private drainBacklog(): void {
+    while (this.backlogHead < this.backlog.length && !this.state.closed && this.checkpoint.hasRoom()) {
+      const { lsn, log } = this.backlog[this.backlogHead]!;
+      this.backlog[this.backlogHead++] = undefined as never;
+      this.handle(lsn, log);
+    }
+    if (this.backlogHead < this.backlog.length) return;
+    this.backlog = [];
+    this.backlogHead = 0;
+    const paused = this.pausedStream;
+    this.pausedStream = null;
+    paused?.resume();
+  }
+
+  private pauseStream(): void {
+    if (this.pausedStream) return;
+    const stream = this.replicationClient?.connection?.stream;
+    if (!stream) return;
+    stream.pause();
+    this.pausedStream = stream;
+  }
+
+  /** Drops the backlog and resumes the socket, so that ending the connection is not held up by it. */
+  private clearBacklog(): void {
+    this.backlog = [];
+    this.backlogHead = 0;
+    const paused = this.pausedStream;
+    this.pausedStream = null;
+    this.replicationClient = null;
+    paused?.resume();
+  }
+
+  /** Queues a change for the engine; the caller made sure the checkpoint has room. */
+  private push(message: Message, position: string | undefined): void {
+    const tracked = this.checkpoint.track(position);
+    this.changes.push({ message, done: tracked.resolve });
+  }
+
+  private handleChange(lsn: string, log: Pgoutput.Message): void {
     const markers = this.config.include_transaction_markers;
     switch (log.tag) {
       case 'begin': {
         this.txn = { commitTime: Math.floor(Number(log.commitTime) / 1000) };
-        if (markers) await this.enqueue(this.marker('begin', lsn), undefined);
+        if (markers) this.push(this.marker('begin', lsn), undefined);
         return;
       }
       case 'commit': {
-        if (markers) await this.enqueue(this.marker('commit', lsn), lsn);
+        if (markers) this.push(this.marker('commit', lsn), lsn);
         else this.passPosition(lsn);
         this.txn = null;
         return;
       }
       case 'relation': {
-        this.schemas.set(log.relationOid, commonSchema(log.name, this.columns(log)));
+        const columns = this.columns(log);
+        this.relationColumns.set(log.relationOid, { relation: log, columns });
+        this.schemas.set(log.relationOid, commonSchema(log.name, columns));
         return;
       }
       case 'insert':
       case 'update':
       case 'delete': {
         const relation = log.relation;
-        const columns = this.columns(relation);
+        const columns = this.columnsOf(relation);
         const toast = this.config.unchanged_toast_value ?? null;
         const before = log.tag === 'insert' ? null : (log.old ?? log.key);
         const body =
           log.tag === 'delete'
             ? normaliseRow(before ?? {}, columns, toast, false)
             : normaliseRow(log.new, columns, toast);
-        const message = Message.fromStructured(body);
-        message.setMeta('table', relation.name);
-        message.setMeta('operation', log.tag);
-        message.setMeta('lsn', lsn);
-        message.setMeta(
-          'schema',
-          this.schemas.get(relation.relationOid) ?? commonSchema(relation.name, columns),
-        );
-        if (this.txn) message.setMeta('commit_ts_ms', this.txn.commitTime);
-        if (before) message.setMeta('before', normaliseRow(before, columns, toast, false));
-        await this.enqueue(message, undefined);
+        // One Map made here, not a shared empty one copied on the first setMeta.
+        const meta = new Map<string, unknown>();
+        meta.set('table', relation.name);
+        meta.set('operation', log.tag);
+        meta.set('lsn', lsn);
+        meta.set('schema', this.schemas.get(relation.relationOid) ?? commonSchema(relation.name, columns));
+        if (this.txn) meta.set('commit_ts_ms', this.txn.commitTime);
+        if (before) meta.set('before', normaliseRow(before, columns, toast, false));
+        this.push(Message.fromStructured(body, meta), undefined);
         return;
       }
       case 'message': {
@@ -255,6 +326,15 @@ export class PgCdcReader implements InputReader {
       default:
         return;
     }
+  }
+
+  /** The relation's columns, from the cache while the relation message it was made from is current. */
+  private columnsOf(relation: Pgoutput.MessageRelation): ColumnInfo[] {
+    const known = this.relationColumns.get(relation.relationOid);
+    if (known?.relation === relation) return known.columns;
+    const columns = this.columns(relation);
+    this.relationColumns.set(relation.relationOid, { relation, columns });
+    return columns;
   }
 
   private columns(relation: Pgoutput.MessageRelation): ColumnInfo[] {
@@ -344,6 +424,7 @@ export class PgCdcReader implements InputReader {
     }
     const moved = item.done();
     if (moved) this.confirm(moved);
+    if (this.backlogHead < this.backlog.length) this.drainBacklog();
   }
 
   private async teardown(): Promise<void> {
@@ -351,6 +432,8 @@ export class PgCdcReader implements InputReader {
     this.timers = [];
     const service = this.service;
     this.service = null;
+    // Data still arriving is for no one now (onData checks the service is current).
+    this.clearBacklog();
     if (service) {
       await service.acknowledge(this.confirmed ?? '0/0').catch(() => undefined);
       await service.destroy().catch(() => undefined);

@@ -347,6 +347,77 @@ describe('postgres_cdc', () => {
     }
   });
 
+  it('holds at most checkpoint_limit changes in flight, then streams the rest in order as acks make room', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const table = await db.table();
+    const slot = db.slot();
+    const reader = new PgCdcReader(
+      { ...settings(table, slot), checkpoint_limit: 3 },
+      pino({ level: 'silent' }),
+    );
+    try {
+      await reader.connect();
+      await db.query(`INSERT INTO ${table} SELECT g, 'v' || g FROM generate_series(1, 40) g`);
+      const { rows } = await db.query('SELECT pg_current_wal_lsn()::text AS lsn');
+      const beforeLast = lsnValue(rows[0].lsn);
+      await db.query(`INSERT INTO ${table} VALUES (41, 'last')`);
+      const ids: unknown[] = [];
+      let held = 0;
+      while (ids.length < 41) {
+        const first = await reader.read();
+        assert.ok(first, 'a change');
+        const txns = [first];
+        const group = reader.readBufferedGroup(100);
+        // Decoded changes past the limit wait unqueued (their socket paused), never in the queue.
+        held = Math.max(held, 1 + (group?.batches.length ?? 0));
+        for (const txn of txns) {
+          ids.push((txn.batch[0]!.structured() as { id: number }).id);
+          await txn.ack(null);
+        }
+        for (const batch of group?.batches ?? []) ids.push((batch[0]!.structured() as { id: number }).id);
+        await group?.ack(null, group.batches);
+      }
+      assert.deepEqual(
+        ids,
+        Array.from({ length: 41 }, (_, i) => i + 1),
+      );
+      assert.ok(held <= 3, `at most 3 changes in flight, saw ${held}`);
+      // Every change acknowledged: the slot is confirmed past the second transaction.
+      await waitFor(
+        async () => {
+          const row = await db.slotRow(slot);
+          return row?.confirmed_flush_lsn != null && lsnValue(row.confirmed_flush_lsn) > beforeLast;
+        },
+        { message: 'slot confirmed past the last transaction' },
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('closes while changes past checkpoint_limit wait with the socket paused', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const table = await db.table();
+    const slot = db.slot();
+    const reader = new PgCdcReader(
+      { ...settings(table, slot), checkpoint_limit: 2 },
+      pino({ level: 'silent' }),
+    );
+    let closed = false;
+    try {
+      await reader.connect();
+      await db.query(`INSERT INTO ${table} SELECT g, repeat('x', 200) || g FROM generate_series(1, 2000) g`);
+      const first = await reader.read();
+      assert.deepEqual((first!.batch[0]!.structured() as { id: number }).id, 1);
+      await reader.close();
+      closed = true;
+      // Closed: the slot is released, so the server ended the connection (no unanswered socket).
+      await waitFor(async () => (await db.slotRow(slot))?.active === false, { message: 'slot released' });
+    } finally {
+      if (!closed) await reader.close();
+    }
+  });
+
   it('names the dsn field when the server cannot be reached', async (t) => {
     if (!(await requireService(t, 'postgres'))) return;
     const reader = new PgCdcReader(
