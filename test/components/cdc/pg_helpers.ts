@@ -67,7 +67,10 @@ export class PgFixture {
 
 export interface Running {
   input: Input;
-  /** Reads the next transaction, failing after a bound. */
+  /**
+   * Reads the next transaction, failing after a bound. The bound is generous: creating a logical
+   * slot waits for every transaction open in the cluster, which other test files may hold a while.
+   */
   next(timeoutMs?: number): Promise<Transaction>;
   stop(): Promise<void>;
 }
@@ -107,7 +110,7 @@ export async function startInput(
   let pending: Promise<Transaction | null> | null = input.read();
   return {
     input,
-    next: async (timeoutMs = 15_000) => {
+    next: async (timeoutMs = 45_000) => {
       const read = pending ?? input.read();
       pending = null;
       let timer: NodeJS.Timeout | undefined;
