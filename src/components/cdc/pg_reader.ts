@@ -2,14 +2,15 @@
 // then streams pgoutput changes (pg-logical-replication decodes them). The slot's confirmed LSN
 // moves only to a commit whose changes, and every earlier one, were acknowledged downstream.
 
-import pg from 'pg';
-import { LogicalReplicationService, type Pgoutput, PgoutputPlugin } from 'pg-logical-replication';
+import type pg from 'pg';
+import type { LogicalReplicationService, Pgoutput } from 'pg-logical-replication';
 import type { Logger } from 'pino';
 import type { GroupAckFn, InputReader, Transaction } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { type Batch, Message } from '../../message/message.js';
 import { ChangeQueue } from './change_queue.js';
 import { OrderedCheckpoint } from './checkpoint.js';
+import { pgModuleNow, replicationNow } from './pg_modules.js';
 import { type ColumnInfo, type CommonSchema, commonSchema, normaliseRow } from './pg_rows.js';
 import { checkSlot, checkWalLevel, ensurePublication } from './pg_setup.js';
 import { readSnapshot } from './pg_snapshot.js';
@@ -92,7 +93,7 @@ export class PgCdcReader implements InputReader {
     this.changes.reset();
     this.checkpoint.release();
     this.checkpoint = new OrderedCheckpoint(this.config.checkpoint_limit);
-    const admin = new pg.Client(this.clientConfig());
+    const admin = new (pgModuleNow().Client)(this.clientConfig());
     admin.on('error', () => undefined);
     try {
       await admin.connect();
@@ -115,7 +116,7 @@ export class PgCdcReader implements InputReader {
 
     // No flowControl: it awaits an async emit and an acknowledgement per change. Changes are
     // handled synchronously, and the socket is paused while checkpoint_limit changes are in flight.
-    const service = new LogicalReplicationService(this.clientConfig(), {
+    const service = new (replicationNow().LogicalReplicationService)(this.clientConfig(), {
       acknowledge: { auto: false, timeoutSeconds: 0 },
     });
     this.service = service;
@@ -132,7 +133,11 @@ export class PgCdcReader implements InputReader {
     const started = new Promise<void>((resolve) => {
       ready = resolve;
     });
-    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publication], messages: true });
+    const plugin = new (replicationNow().PgoutputPlugin)({
+      protoVersion: 1,
+      publicationNames: [publication],
+      messages: true,
+    });
     const startReplication = plugin.start.bind(plugin);
     plugin.start = async (client: pg.Client, slotName: string, lastLsn: string) => {
       if (current()) this.replicationClient = client;

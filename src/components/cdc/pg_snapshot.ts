@@ -1,7 +1,8 @@
 // The initial snapshot of postgres_cdc: every row of each configured table, read in primary key
 // order (keyset pages of `snapshot_batch_size`) inside a transaction that imports the snapshot the
 // replication slot exported when it was created, so the stream that follows starts exactly after it.
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModuleNow } from './pg_modules.js';
 import { type ColumnInfo, quoteIdent, storedName } from './pg_rows.js';
 import { primaryKey } from './pg_setup.js';
 
@@ -20,7 +21,7 @@ export async function readSnapshot(
   emit: (row: SnapshotRow) => Promise<void>,
   isClosed: () => boolean,
 ): Promise<void> {
-  const client = new pg.Client(clientConfig);
+  const client = new (pgModuleNow().Client)(clientConfig);
   await client.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');

@@ -1,12 +1,13 @@
 // The otlp_grpc input's reader: a gRPC server with the OTLP Trace, Logs and Metrics services.
 import { readFile } from 'node:fs/promises';
-import * as grpc from '@grpc/grpc-js';
+import type * as Grpc from '@grpc/grpc-js';
 import type { ConfigOf } from '../../config/spec.js';
 import type { InputReader, Transaction } from '../../engine/component.js';
 import type { BuildContext } from '../../engine/context.js';
 import { parseListenAddress } from '../../listener/address.js';
 import { GRPC_PATHS, SIGNALS, type Signal } from './codec.js';
 import type { otlpGrpcInputFields } from './fields.js';
+import { grpcNow } from './grpc_module.js';
 import { OtlpReceiver } from './receiver.js';
 
 type Config = ConfigOf<typeof otlpGrpcInputFields>;
@@ -16,7 +17,7 @@ const raw = (b: Buffer) => b;
 
 export class OtlpGrpcReader implements InputReader {
   private readonly receiver: OtlpReceiver;
-  private server: grpc.Server | null = null;
+  private server: Grpc.Server | null = null;
   private port = 0;
 
   constructor(
@@ -32,11 +33,11 @@ export class OtlpGrpcReader implements InputReader {
 
   async connect(): Promise<void> {
     if (this.server) return;
-    const server = new grpc.Server({
+    const server = new (grpcNow().Server)({
       'grpc.max_receive_message_length': this.config.max_recv_msg_size,
     });
     for (const signal of SIGNALS) {
-      const definition: grpc.ServiceDefinition = {
+      const definition: Grpc.ServiceDefinition = {
         Export: {
           path: GRPC_PATHS[signal],
           requestStream: false,
@@ -48,19 +49,19 @@ export class OtlpGrpcReader implements InputReader {
         },
       };
       server.addService(definition, {
-        Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        Export: (call: Grpc.ServerUnaryCall<Buffer, Buffer>, callback: Grpc.sendUnaryData<Buffer>) => {
           this.export(signal, call, callback).catch((err: unknown) =>
-            callback({ code: grpc.status.INTERNAL, details: (err as Error).message }),
+            callback({ code: grpcNow().status.INTERNAL, details: (err as Error).message }),
           );
         },
       });
     }
     const { tls, address } = this.config;
     const credentials = tls.enabled
-      ? grpc.ServerCredentials.createSsl(null, [
+      ? grpcNow().ServerCredentials.createSsl(null, [
           { cert_chain: await readFile(tls.cert_file), private_key: await readFile(tls.key_file) },
         ])
-      : grpc.ServerCredentials.createInsecure();
+      : grpcNow().ServerCredentials.createInsecure();
     const { host, port } = parseListenAddress(address);
     const target = `${host && host !== '0.0.0.0' ? (host.includes(':') ? `[${host}]` : host) : '0.0.0.0'}:${port}`;
     this.port = await new Promise<number>((resolve, reject) =>
@@ -99,28 +100,29 @@ export class OtlpGrpcReader implements InputReader {
 
   private async export(
     signal: Signal,
-    call: grpc.ServerUnaryCall<Buffer, Buffer>,
-    callback: grpc.sendUnaryData<Buffer>,
+    call: Grpc.ServerUnaryCall<Buffer, Buffer>,
+    callback: Grpc.sendUnaryData<Buffer>,
   ): Promise<void> {
     const token = this.config.auth_token;
     if (token && call.metadata.get('authorization')[0] !== `Bearer ${token}`) {
-      return callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token' });
+      return callback({ code: grpcNow().status.UNAUTHENTICATED, details: 'missing or wrong bearer token' });
     }
     if (this.config.rate_limit) {
       const wait = await this.ctx.resources.useRateLimit(this.config.rate_limit, (rl) => rl.access());
-      if (wait > 0) return callback({ code: grpc.status.RESOURCE_EXHAUSTED, details: 'rate limited' });
+      if (wait > 0) return callback({ code: grpcNow().status.RESOURCE_EXHAUSTED, details: 'rate limited' });
     }
     let outcome: Promise<Error | null>;
     try {
       outcome = this.receiver.submit(signal, call.request, false, 0);
     } catch (err) {
       return callback({
-        code: grpc.status.INVALID_ARGUMENT,
+        code: grpcNow().status.INVALID_ARGUMENT,
         details: `malformed request: ${(err as Error).message}`,
       });
     }
     const err = await outcome;
-    if (err) return callback({ code: grpc.status.UNAVAILABLE, details: `delivery failed: ${err.message}` });
+    if (err)
+      return callback({ code: grpcNow().status.UNAVAILABLE, details: `delivery failed: ${err.message}` });
     callback(null, EMPTY);
   }
 }

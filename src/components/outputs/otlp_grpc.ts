@@ -1,6 +1,6 @@
 // The `otlp_grpc` output: each batch is sent as OTLP/gRPC Export calls (one per signal present).
 import { readFile } from 'node:fs/promises';
-import * as grpc from '@grpc/grpc-js';
+import type * as Grpc from '@grpc/grpc-js';
 import type { ConfigOf } from '../../config/spec.js';
 import { defineComponent } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
@@ -8,6 +8,7 @@ import type { Batch } from '../../message/message.js';
 import { requestsOf } from '../otlp/batches.js';
 import { encodeProtobuf, GRPC_PATHS } from '../otlp/codec.js';
 import { otlpGrpcOutputFields } from '../otlp/fields.js';
+import { grpcNow } from '../otlp/grpc_module.js';
 
 const fields = otlpGrpcOutputFields();
 type Config = ConfigOf<typeof fields>;
@@ -16,22 +17,22 @@ const raw = (b: Buffer) => b;
 const GZIP = 2; // grpc.compressionAlgorithms.gzip
 
 class OtlpGrpcWriter implements OutputWriter {
-  private client: grpc.Client | null = null;
+  private client: Grpc.Client | null = null;
   constructor(private readonly config: Config) {}
 
   async connect(): Promise<void> {
     if (this.client) return;
     const tls = this.config.tls;
     const target = this.config.endpoint.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '');
-    let credentials = grpc.credentials.createInsecure();
+    let credentials = grpcNow().credentials.createInsecure();
     if (tls?.enabled || /^https:/i.test(this.config.endpoint)) {
       const cert = tls?.cert_file ? await readFile(tls.cert_file) : null;
       const key = tls?.key_file ? await readFile(tls.key_file) : null;
-      credentials = grpc.credentials.createSsl(null, key, cert, {
+      credentials = grpcNow().credentials.createSsl(null, key, cert, {
         ...(tls?.skip_cert_verify ? { checkServerIdentity: () => undefined, rejectUnauthorized: false } : {}),
       });
     }
-    this.client = new grpc.Client(target, credentials, {
+    this.client = new (grpcNow().Client)(target, credentials, {
       ...(this.config.compression === 'gzip' ? { 'grpc.default_compression_algorithm': GZIP } : {}),
     });
   }
@@ -40,7 +41,7 @@ class OtlpGrpcWriter implements OutputWriter {
     const client = this.client;
     if (!client) throw new Error('otlp_grpc output: not connected');
     const requests = requestsOf(batch);
-    const metadata = new grpc.Metadata();
+    const metadata = new (grpcNow().Metadata)();
     for (const [k, v] of Object.entries(this.config.headers))
       metadata.set(k.toLowerCase(), v.render(batch, 0));
     for (const [signal, request] of requests) {
