@@ -1,13 +1,14 @@
 // `avro`: converts messages between Avro (textual JSON, binary or single-object encoding) and
 // JSON with a schema given inline or read from a file:// or http:// address (avsc).
 import { readFile } from 'node:fs/promises';
-import avsc from 'avsc';
+import type avsc from 'avsc';
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { parsesPlainly } from '../../message/json.js';
 import type { Message } from '../../message/message.js';
+import { avscNow } from '../lazy_libraries.js';
 import { rabinFingerprint, unwrapSingleObject, wrapSingleObject } from './avro_single_object.js';
 
 const fields = [
@@ -202,7 +203,7 @@ output:
     if (text === '') throw new ConfigError(NO_SCHEMA);
     let type: avsc.Type;
     try {
-      type = avsc.Type.forSchema(JSON.parse(text), { wrapUnions: true });
+      type = avscNow().Type.forSchema(JSON.parse(text), { wrapUnions: true });
     } catch (err) {
       throw new ConfigError(`parsing schema: ${errorMessage(err)}`);
     }

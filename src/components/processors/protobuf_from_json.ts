@@ -2,9 +2,9 @@
 // reference (protojson) reads: fields by JSON or proto name, unknown fields an error (unless
 // discarded), 64-bit integers as numbers or strings, enums by name or number, bytes as base64,
 // well-known types in their special forms.
-import Long from 'long';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
 import { JsonNumber } from '../../bloblang/library.js';
+import { longNow, protobufNow } from '../lazy_libraries.js';
 import { parseDuration, parseTimestamp } from './protobuf_time.js';
 import { jsonName, mapKeyType, SPECIAL_FORMS, valueField, WRAPPER_TYPES } from './protobuf_to_json.js';
 
@@ -225,8 +225,8 @@ export class ProtoJsonReader {
   /** One value; undefined when it is to be left out (an unknown enum name being discarded). */
   private singular(field: protobuf.Field, v: unknown, where: string): unknown {
     const resolved = field.resolvedType;
-    if (resolved instanceof protobuf.Type) return this.message(resolved, v);
-    if (resolved instanceof protobuf.Enum) {
+    if (resolved instanceof protobufNow().Type) return this.message(resolved, v);
+    if (resolved instanceof protobufNow().Enum) {
       if (resolved.fullName === '.google.protobuf.NullValue') {
         if (v !== null) throw new Error(`invalid value for enum field ${where}: ${describe(v)}`);
         return 0;
@@ -257,7 +257,7 @@ export class ProtoJsonReader {
       case 'fixed64': {
         const n = integer(field.type, v, where);
         const unsigned = field.type === 'uint64' || field.type === 'fixed64';
-        return Long.fromString(n.toString(), unsigned);
+        return longNow().fromString(n.toString(), unsigned);
       }
       case 'bool':
         if (typeof v !== 'boolean') throw new Error(`invalid value for bool field ${where}: ${describe(v)}`);
@@ -281,7 +281,7 @@ export class ProtoJsonReader {
       case 'Duration': {
         if (typeof json !== 'string') throw bad();
         const { seconds, nanos } = name === 'Timestamp' ? parseTimestamp(json) : parseDuration(json);
-        return { seconds: Long.fromNumber(seconds), nanos };
+        return { seconds: longNow().fromNumber(seconds), nanos };
       }
       case 'Empty':
         if (!isObject(json) || Object.keys(json).length > 0) throw bad();

@@ -3,8 +3,9 @@
 // resolved against the same directories, Google's well-known types built in.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
+import { protobufNow } from '../lazy_libraries.js';
 
 /** Every non-hidden .proto file under dir, depth first in name order. */
 function protoFilesUnder(dir: string): string[] {
@@ -28,7 +29,7 @@ export function loadProtoRoot(importPaths: string[]): protobuf.Root {
       throw new ConfigError(`unable to load protos: import path '${dir}' is not a directory`);
     files.push(...protoFilesUnder(dir));
   }
-  const root = new protobuf.Root();
+  const root = new (protobufNow().Root)();
   // protobufjs resolves each file just before reading and parsing it: the last one resolved is
   // the one a parse error is about.
   let current = '';

@@ -3,9 +3,9 @@
 // as strings, enums by name, bytes as base64, well-known types in their special forms. The
 // `decode` operator asks for "structured" values instead: 64-bit integers as numbers, bytes as
 // bytes and timestamps as timestamps.
-import Long from 'long';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
 import { Timestamp } from '../../bloblang/library.js';
+import { longNow, protobufNow } from '../lazy_libraries.js';
 import { formatDuration, formatTimestamp } from './protobuf_time.js';
 
 export interface ToJsonOptions {
@@ -50,7 +50,7 @@ const isLong = (v: unknown): v is { low: number; high: number; unsigned: boolean
 function longToJs(v: unknown, unsigned: boolean, structured: boolean): unknown {
   let value = String(v ?? 0);
   if (isLong(v)) {
-    const long = Long.fromValue(v);
+    const long = longNow().fromValue(v);
     value = (unsigned ? long.toUnsigned() : long.toSigned()).toString();
   }
   if (!structured) return value;
@@ -74,7 +74,7 @@ function floatToJs(v: number, single: boolean, structured: boolean): unknown {
   return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
 }
 
-const toNumber = (v: unknown): number => (isLong(v) ? Long.fromValue(v).toNumber() : Number(v ?? 0));
+const toNumber = (v: unknown): number => (isLong(v) ? longNow().fromValue(v).toNumber() : Number(v ?? 0));
 
 function isZero(longType: boolean, v: unknown): boolean {
   if (v === null || v === undefined) return true;
@@ -162,7 +162,7 @@ export class ProtoJsonWriter {
           ? 'map'
           : field.repeated
             ? 'list'
-            : field.resolvedType instanceof protobuf.Type || field.hasPresence
+            : field.resolvedType instanceof protobufNow().Type || field.hasPresence
               ? 'present'
               : 'nonzero',
         longType: LONG_TYPES.has(field.type),
@@ -178,7 +178,7 @@ export class ProtoJsonWriter {
     // protobufjs keeps 64-bit keys as 8-character hashes of their bits.
     if (LONG_TYPES.has(mapKeyType(field)) && key.length === 8 && !/^-?\d+$/.test(key)) {
       const unsigned = mapKeyType(field) === 'uint64' || mapKeyType(field) === 'fixed64';
-      return protobuf.util.LongBits.fromHash(key).toLong(unsigned).toString();
+      return protobufNow().util.LongBits.fromHash(key).toLong(unsigned).toString();
     }
     return key;
   }
@@ -191,8 +191,9 @@ export class ProtoJsonWriter {
   private writer(field: protobuf.Field): Write {
     const { structured } = this.options;
     const resolved = field.resolvedType;
-    if (resolved instanceof protobuf.Type) return (v) => this.message(resolved, v as Record<string, unknown>);
-    if (resolved instanceof protobuf.Enum) {
+    if (resolved instanceof protobufNow().Type)
+      return (v) => this.message(resolved, v as Record<string, unknown>);
+    if (resolved instanceof protobufNow().Enum) {
       if (resolved.fullName === '.google.protobuf.NullValue') return () => null;
       if (this.options.useEnumNumbers) return toNumber;
       return (v) => {
@@ -297,7 +298,8 @@ export class ProtoJsonWriter {
     const url = String(msg.type_url ?? '');
     if (url === '') return {};
     const inner = this.root.lookupTypeOrEnum(`.${url.slice(url.lastIndexOf('/') + 1)}`);
-    if (!(inner instanceof protobuf.Type)) throw new Error(`unable to resolve "${url}": not a message type`);
+    if (!(inner instanceof protobufNow().Type))
+      throw new Error(`unable to resolve "${url}": not a message type`);
     const decoded = inner.decode((msg.value as Uint8Array) ?? new Uint8Array(0)) as unknown as Record<
       string,
       unknown

@@ -1,11 +1,12 @@
 // The `avro` scanner: one JSON message per datum of an Avro object container file (OCF), read as
 // a stream through avsc's block decoder (codecs null, deflate and snappy).
 import { Readable } from 'node:stream';
-import avsc from 'avsc';
+import type avsc from 'avsc';
 import { OutputBudget } from '../../base/decompression/limit.js';
 import { snappyDecode } from '../../base/decompression/snappy.js';
 import { defineComponent, field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
+import { avscNow } from '../lazy_libraries.js';
 import { rabinFingerprint } from '../processors/avro_single_object.js';
 import { asBuffer, type ByteSource, type Scanner } from './scanner.js';
 
@@ -22,10 +23,12 @@ const snappyCodec: Codec = (buf, cb) => {
   }
 };
 
-const codecs: Record<string, Codec> = {
-  ...(avsc.streams.BlockDecoder.defaultCodecs() as Record<string, Codec>),
-  snappy: snappyCodec,
-};
+let codecsMade: Record<string, Codec> | undefined;
+const codecs = (): Record<string, Codec> =>
+  (codecsMade ??= {
+    ...(avscNow().streams.BlockDecoder.defaultCodecs() as Record<string, Codec>),
+    snappy: snappyCodec,
+  });
 
 /** Standard JSON of a decoded datum: bytes and fixed as strings of code points, as Avro JSON has them. */
 function rawJson(value: unknown): string {
@@ -51,10 +54,10 @@ function avroScanner(raw: boolean): Scanner {
       })(),
       { objectMode: false },
     );
-    const decoder = new avsc.streams.BlockDecoder({
-      codecs,
+    const decoder = new (avscNow().streams.BlockDecoder)({
+      codecs: codecs(),
       // Avro JSON tags union values with their branch; raw JSON gives the bare value.
-      parseHook: (schema: avsc.Schema) => avsc.Type.forSchema(schema, { wrapUnions: !raw }),
+      parseHook: (schema: avsc.Schema) => avscNow().Type.forSchema(schema, { wrapUnions: !raw }),
     });
     let type: avsc.Type | null = null;
     let canonical = '';
