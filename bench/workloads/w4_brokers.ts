@@ -39,7 +39,7 @@ async function timeNektonUntil(configFile: string, done: () => Promise<boolean>,
 const pipeline = `pipeline:\n  processors:\n${mappingYaml(4)}`;
 const header = 'http:\n  enabled: false\nlogger:\n  level: WARN\n';
 
-export function w4Redis(workDir: string, messages = 100_000): Workload {
+export function w4Redis(workDir: string, messages = 200_000): Workload {
   const title = 'W4 Redis streams';
   const format = (m: Metrics) => `${num(m.rate!)} msgs/s`;
   const redis = createClient({ url: REDIS_URL });
