@@ -8,7 +8,7 @@ import { ConfigError } from '../../engine/errors.js';
 import { refuseProblems } from '../fields/config_problems.js';
 import { kafkaFranzOutputFields, lintKafkaFranzOutput } from '../outputs/kafka_franz.js';
 import { kafkaConnectionFields, saslProblems } from './fields.js';
-import { fieldsNamed } from './spec_fields.js';
+import { fieldsNamed, PRODUCER_SETTINGS } from './spec_fields.js';
 
 const sectionFields = [
   ...kafkaConnectionFields(),
@@ -18,21 +18,7 @@ const sectionFields = [
     default: 'info',
   }),
   field.string('status_topic', 'A topic to send status events to.', { default: '' }),
-  ...fieldsNamed(kafkaFranzOutputFields, [
-    'partitioner',
-    'idempotent_write',
-    'acks',
-    'compression',
-    'allow_auto_topic_creation',
-    'timeout',
-    'max_message_bytes',
-    'broker_write_max_bytes',
-    'max_buffered_records',
-    'max_buffered_bytes',
-    'max_in_flight_requests',
-    'record_retries',
-    'record_delivery_timeout',
-  ]),
+  ...fieldsNamed(kafkaFranzOutputFields, PRODUCER_SETTINGS),
 ];
 
 /** The parsed section (durations in ms). */

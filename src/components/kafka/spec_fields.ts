@@ -18,3 +18,23 @@ export function fieldsNamed<F extends AnyField, const N extends F['name']>(
 export function withOptionalSeedBrokers<F extends AnyField>(fields: readonly F[]): F[] {
   return fields.map((f) => (f.name === 'seed_brokers' ? { ...f, optional: true } : f));
 }
+
+/**
+ * The producer settings the redpanda output declares and the top-level `redpanda` section shares
+ * with redpanda_common (picked from kafka_franz's output fields, in the reference's order).
+ */
+export const PRODUCER_SETTINGS = [
+  'partitioner',
+  'idempotent_write',
+  'acks',
+  'compression',
+  'allow_auto_topic_creation',
+  'timeout',
+  'max_message_bytes',
+  'broker_write_max_bytes',
+  'max_buffered_records',
+  'max_buffered_bytes',
+  'max_in_flight_requests',
+  'record_retries',
+  'record_delivery_timeout',
+] as const;

@@ -5,7 +5,7 @@ import { refuseProblems } from '../fields/config_problems.js';
 import { loadKafka } from '../kafka/client.js';
 import { kafkaConnectionFields, saslProblems } from '../kafka/fields.js';
 import { withSectionConnection } from '../kafka/redpanda_section.js';
-import { fieldsNamed, withOptionalSeedBrokers } from '../kafka/spec_fields.js';
+import { fieldsNamed, PRODUCER_SETTINGS, withOptionalSeedBrokers } from '../kafka/spec_fields.js';
 import { tracingMapField } from '../nats/connection.js';
 import {
   spec as franzSpec,
@@ -30,21 +30,7 @@ const fields = [
   field.int('max_in_flight', 'How many batches may be produced at once.', { default: 256 }),
   ...fieldsNamed(kafkaFranzOutputFields, ['batching']),
   tracingMapField('inject_tracing_map'),
-  ...fieldsNamed(kafkaFranzOutputFields, [
-    'partitioner',
-    'idempotent_write',
-    'acks',
-    'compression',
-    'allow_auto_topic_creation',
-    'timeout',
-    'max_message_bytes',
-    'broker_write_max_bytes',
-    'max_buffered_records',
-    'max_buffered_bytes',
-    'max_in_flight_requests',
-    'record_retries',
-    'record_delivery_timeout',
-  ]),
+  ...fieldsNamed(kafkaFranzOutputFields, PRODUCER_SETTINGS),
 ];
 
 /** The parsed config of a `redpanda` output. */
