@@ -2,6 +2,8 @@
 // produced as records (client library stand-in, no broker is reachable here): which lines, their
 // shape, retries, a full queue, what is still queued at close, and the status events.
 import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startSectionTopics } from '../../../src/components/kafka/section_topics.js';
 import { registry } from '../../../src/components/registry.js';
@@ -9,7 +11,8 @@ import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import { createLogger, type LogTap } from '../../../src/engine/logger.js';
-import { waitFor } from '../../helpers/kit.js';
+import { runNekton, tempDir } from '../../helpers/cli.js';
+import { closedPort, waitFor } from '../../helpers/kit.js';
 import { fakeKafka, settle } from './stand_in.js';
 
 const provider = schemaProvider(registry);
@@ -235,5 +238,28 @@ describe('redpanda status_topic (client library stand-in)', () => {
     const topicsSent = new Set(kafka.sends.flatMap((s) => s.messages as Sent[]).map((r) => r.topic));
     assert.deepEqual([...topicsSent].sort(), ['__logs', '__status']);
     assert.equal(kafka.producerOptions.length, 1, 'one producer for both');
+  });
+});
+
+describe('logs_topic and status_topic in a normal-mode run with no broker', () => {
+  it('runs the stream to the end, reports the unreachable brokers in its logs, and exits 0', async () => {
+    const dir = tempDir();
+    const port = await closedPort();
+    const config = join(dir, 'topics.yaml');
+    writeFileSync(
+      config,
+      `redpanda:\n  seed_brokers: [ 127.0.0.1:${port} ]\n  logs_topic: logs\n  status_topic: status\n` +
+        'input:\n  generate:\n    count: 3\n    interval: ""\n    mapping: root = counter()\n' +
+        'output:\n  stdout: {}\n',
+    );
+    try {
+      const run = await runNekton(['-c', config], { timeoutMs: 60_000 });
+      assert.equal(run.code, 0, run.stderr);
+      // The stream is not held up by the topics: every message arrives.
+      assert.deepEqual(run.stdout.trim().split('\n'), ['1', '2', '3']);
+      assert.match(run.stderr, new RegExp(`127\\.0\\.0\\.1:${port}`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
