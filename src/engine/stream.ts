@@ -96,6 +96,11 @@ export class Stream {
     return this.pool?.size ?? 0;
   }
 
+  /** Settles once the pipeline threads are ready (or were given up): until then groups run here. */
+  whenPipelineThreadsStarted(): Promise<void> {
+    return this.pool?.started ?? Promise.resolve();
+  }
+
   /** For tests: makes one pipeline thread crash. */
   crashPipelineThread(): void {
     this.pool?.crashOne();
@@ -122,10 +127,10 @@ export class Stream {
         const built = buffer;
         closers.push(() => built.close());
       }
-      const pool = await startPool(components.pipeline, components.output, builder, logger);
+      const pool = startPool(components.pipeline, components.output, builder, logger);
       if (pool) closers.push(() => pool.close());
       const input = await builder.buildInput(components.input);
-      // On pipeline threads, two loops per thread keep each busy while the other's group crosses;
+      // On pipeline threads, IN_FLIGHT loops per thread keep each busy while other groups cross;
       // one more runs groups here when every thread has two.
       const threads = pool
         ? pool.size * IN_FLIGHT + 1
@@ -647,12 +652,12 @@ export function pipelineWorkersEnabled(env: NodeJS.ProcessEnv = process.env): bo
  * Pipeline threads when the config asks for more than one and every processor can cross (see
  * threads/pool.ts); otherwise null, with an info line saying why the processors stay here.
  */
-async function startPool(
+function startPool(
   pipeline: StreamComponents['pipeline'],
   output: ComponentConfig,
   builder: ComponentBuilder,
   logger: Logger,
-): Promise<ThreadPool | null> {
+): ThreadPool | null {
   if (pipeline.processors.length === 0) return null;
   // Opt-in (docs/guides/performance.md): on 2 cores threads cost ~1.25x the CPU per message of one
   // thread for W2 and ~1.2x for a noop file copy, so `threads` keeps its async workers unless asked.
@@ -665,24 +670,23 @@ async function startPool(
     logger.info(`pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${why}`);
     return null;
   }
-  try {
-    return await ThreadPool.start(
-      {
-        processors: pipeline.processors,
-        logLevel: logger.level,
-        baseDir: builder.baseDir,
-        contentBack: !discardsContent(output),
-      },
-      // The main thread is one of the pipelines: it runs a group itself when every thread is busy.
-      size - 1,
-      logger,
-    );
-  } catch (err) {
-    logger.info(
-      `pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${errorMessage(err)}`,
-    );
-    return null;
-  }
+  // The threads start while the stream does: until one has built the processors, the main thread
+  // runs every group itself (a thread takes ~0.1-0.2 s to load the bundle and build them).
+  return ThreadPool.launch(
+    {
+      processors: pipeline.processors,
+      logLevel: logger.level,
+      baseDir: builder.baseDir,
+      contentBack: !discardsContent(output),
+    },
+    // The main thread is one of the pipelines: it runs a group itself when every thread is busy.
+    size - 1,
+    logger,
+    (err) =>
+      logger.info(
+        `pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${errorMessage(err)}`,
+      ),
+  );
 }
 
 /**

@@ -2,7 +2,10 @@
 // flagged as the processor flags them, processors that cannot cross kept on the main thread, a
 // crashed thread's messages delivered again with the process alive, and a clean stop.
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { registerBloblangFunction } from '../../src/api/register.js';
 import { registry as builtins } from '../../src/components/registry.js';
 import type { ComponentConfig } from '../../src/engine/context.js';
 import { Registry } from '../../src/engine/registry.js';
@@ -43,6 +46,9 @@ async function outputOf(threads: number, grouped: boolean, n: number): Promise<s
     processors: [processor('mapping', MAPPING)],
   });
   assert.equal(stream.pipelineThreads, threads > 1 ? threads - 1 : 0);
+  // The stream does not wait for its threads (groups run on the main thread until one is ready);
+  // this comparison is about the threads, so it starts once they are.
+  await stream.whenPipelineThreadsStarted();
   await stream.run();
   assert.equal(world.acks.length, n);
   assert.ok(world.acks.every((a) => a.error === null));
@@ -153,6 +159,45 @@ describe('pipeline threads', () => {
     assert.deepEqual(
       world.flagged.map((f) => f.payload),
       ['b'],
+    );
+  });
+
+  it('stay on the main thread when a thread cannot build the processors', async () => {
+    // Registered in this process only: a pipeline thread builds from the built-in components.
+    registerBloblangFunction({ name: 'only_in_this_process', impl: () => 'here' });
+    const logged: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _enc, done) {
+          logged.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const world = new FakeWorld();
+    const { builder, abort } = createTestEnv({
+      registry: new Registry([...builtins.list(), ...fakeSpecs(world)]),
+    });
+    const components = fakeStream({
+      messages: docs(500),
+      threads: 2,
+      grouped: true,
+      processors: [processor('mapping', 'root.n = this.n\nroot.where = only_in_this_process()')],
+    });
+    components.pipeline.threadsWritten = true;
+    const stream = await Stream.build(components, builder, logger, abort);
+    assert.equal(stream.pipelineThreads, 1, 'the thread is starting');
+    await stream.whenPipelineThreadsStarted();
+    assert.equal(stream.pipelineThreads, 0, 'the thread refused the pipeline');
+    await stream.run();
+    assert.equal(world.written.length, 500);
+    assert.ok(world.written.every((w) => (JSON.parse(w) as { where: string }).where === 'here'));
+    assert.ok(world.acks.every((a) => a.error === null));
+    assert.equal(stream.pipelineThreads, 0);
+    assert.ok(
+      logged.some((l) => /the processors run on the main thread: a pipeline thread could not build/.test(l)),
+      logged.join(''),
     );
   });
 
