@@ -46,6 +46,26 @@ export class Inspector {
     return usage.usedSize;
   }
 
+  /**
+   * Where the JS heap's memory is now (bytes; call after collectAndMeasure): V8's code space in use
+   * (compiled code) and the heap's resident pages. Read inside the process (node:v8), since the
+   * protocol's heap usage has no per-space split.
+   */
+  async heapBreakdown(): Promise<{ code: number; physical: number }> {
+    const expression = `(() => {
+      const v8 = process.getBuiltinModule('node:v8');
+      const heap = v8.getHeapStatistics();
+      const code = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'code_space');
+      return { code: code ? code.space_used_size : 0, physical: heap.total_physical_size };
+    })()`;
+    const answer = (await this.call('Runtime.evaluate', { expression, returnByValue: true })) as {
+      result?: { value?: { code: number; physical: number } };
+    };
+    const value = answer.result?.value;
+    if (!value) throw new Error(`heap statistics unavailable: ${JSON.stringify(answer).slice(0, 200)}`);
+    return value;
+  }
+
   close(): void {
     this.socket.close();
   }

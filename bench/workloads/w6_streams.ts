@@ -17,6 +17,12 @@ output:
   drop: {}
 `;
 
+/** A change in MB with its sign, one decimal: `+1.2`, `-0.3`, `0.0`. */
+function mb(delta: number): string {
+  const text = Math.abs(delta).toFixed(1);
+  return text === '0.0' ? text : `${delta < 0 ? '-' : '+'}${text}`;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -92,10 +98,17 @@ export function w6Streams(workDir: string, streams = 1000): Workload {
       // Memory after a forced full GC: what the process holds, not garbage not yet collected.
       const memory = async () => {
         const heap = await inspector!.collectAndMeasure();
-        return { rss: rssKiB(pid) * 1024, heap };
+        const { code, physical } = await inspector!.heapBreakdown();
+        return { rss: rssKiB(pid) * 1024, heap, code, physical };
       };
       await sleep(1000);
       const start = await memory();
+      // A warm baseline: what the first request loads (linter, components, Bloblang) that any empty
+      // process serving one create would hold too. The target row still compares with `start`.
+      await createAll(base, 1, 'warm_');
+      await expectStatus(await fetch(`${base}/streams/warm_0`, { method: 'DELETE' }), 'DELETE warm_0');
+      await sleep(1000);
+      const warm = await memory();
       const create = (prefix: string) => createAll(base, streams, prefix);
       const remove = (prefix: string) =>
         concurrently(streams, async (i) => {
@@ -126,6 +139,15 @@ export function w6Streams(workDir: string, streams = 1000): Workload {
         rssFullMB: full.rss / 1e6,
         rssEndMB: end.rss / 1e6,
         rssBack: end.rss / start.rss,
+        rssWarmMB: warm.rss / 1e6,
+        rssBackWarm: end.rss / warm.rss,
+        // Where the growth start → all deleted is: compiled code (V8's code space), the rest of the
+        // JS heap, heap pages resident but unused, and outside V8's heap (malloc, the binary's pages).
+        growthMB: (end.rss - start.rss) / 1e6,
+        growthCodeMB: (end.code - start.code) / 1e6,
+        growthOtherHeapMB: (end.heap - start.heap - (end.code - start.code)) / 1e6,
+        growthHeapSlackMB: (end.physical - start.physical - (end.heap - start.heap)) / 1e6,
+        growthOutsideHeapMB: (end.rss - start.rss - (end.physical - start.physical)) / 1e6,
         heapStartMB: start.heap / 1e6,
         heapEndMB: end.heap / 1e6,
         heapEnd2MB: end2.heap / 1e6,
@@ -140,7 +162,7 @@ export function w6Streams(workDir: string, streams = 1000): Workload {
   return {
     id: 'W6',
     title,
-    describes: `nekton streams: create ${streams} streams (generate every 1s -> drop) with POST /streams/{id}, ${CONCURRENCY} clients, while one client times GET /streams/{id}; RSS (VmRSS, after a forced GC) of the empty process, with all streams idle, and after deleting them all; then a second create/delete cycle to tell a leak from heap reuse`,
+    describes: `nekton streams: create ${streams} streams (generate every 1s -> drop) with POST /streams/{id}, ${CONCURRENCY} clients, while one client times GET /streams/{id}; RSS (VmRSS, after a forced GC) of the empty process, after one create + delete (warm baseline), with all streams idle, and after deleting them all, with the growth split by kind (V8's code space, rest of the JS heap, unused heap pages, outside the JS heap); then a second create/delete cycle to tell a leak from heap reuse`,
     setup: async () => undefined,
     contenders: [{ name: 'nekton', run: once }],
     report(m: Measured): Row[] {
@@ -194,6 +216,22 @@ export function w6Streams(workDir: string, streams = 1000): Workload {
           `${n.rssStartMB!.toFixed(0)} MB RSS`,
           '≤ 110%',
           n.rssBack! <= 1.1,
+        ),
+        row(
+          'RSS after one create + delete (warm baseline)',
+          `${n.rssWarmMB!.toFixed(0)} MB; after deleting all: ${(n.rssBackWarm! * 100).toFixed(0)}% of it`,
+          'empty process',
+          `${n.rssStartMB!.toFixed(0)} MB RSS`,
+          '',
+          null,
+        ),
+        row(
+          'RSS growth after deleting all, by kind',
+          `${mb(n.growthMB!)} MB (medians of each part): V8 code space ${mb(n.growthCodeMB!)}, other JS heap ${mb(n.growthOtherHeapMB!)}, unused heap pages ${mb(n.growthHeapSlackMB!)}, outside the JS heap ${mb(n.growthOutsideHeapMB!)}`,
+          '',
+          '',
+          '',
+          null,
         ),
         row(
           'JS heap after GC: start / all deleted / second cycle deleted',

@@ -94,6 +94,32 @@ describe('streams mode observability', () => {
     }
   });
 
+  it('leaves nothing of a deleted stream: no /metrics series, no manager entry, no endpoint', async () => {
+    const svc = await startService({ observabilityYaml: `${HTTP}logger:\n  level: OFF\n` });
+    try {
+      for (const id of ['gone', 'kept'])
+        assert.equal((await send(svc, 'POST', `/streams/${id}`, H_JSON)).status, 200);
+      assert.match((await send(svc, 'GET', '/metrics')).body, /stream="gone"/);
+      assert.equal((await send(svc, 'GET', '/gone/ready')).status, 200);
+      assert.equal((await send(svc, 'DELETE', '/streams/gone')).status, 200);
+      const text = (await send(svc, 'GET', '/metrics')).body;
+      assert.doesNotMatch(text, /stream="gone"/);
+      assert.match(text, /^input_received\{label="",path="root.input",stream="kept"\}/m);
+      assert.equal(svc.manager.has('gone'), false);
+      assert.deepEqual(
+        svc.manager.entries().map((e) => e.id),
+        ['kept'],
+      );
+      assert.equal((await send(svc, 'GET', '/gone/ready')).status, 404);
+      assert.equal('/gone/ready' in svc.http.endpoints(), false);
+      // The last stream gone: its metric families go too, not just their series.
+      assert.equal((await send(svc, 'DELETE', '/streams/kept')).status, 200);
+      assert.doesNotMatch((await send(svc, 'GET', '/metrics')).body, /^input_received/m);
+    } finally {
+      await svc.stop();
+    }
+  });
+
   it('exports process series only with add_process_metrics, and maps every stream series', async () => {
     const plain = await startService({ observabilityYaml: `${HTTP}logger:\n  level: OFF\n` });
     try {

@@ -29,7 +29,7 @@ export class StorePersistence {
   applyMemberChange(id: string, body: string | undefined): void {
     const key = parseMemberKey(id);
     if (!key) return;
-    if (body === undefined) this.members.get(key.stream)?.get(key.path)?.delete(key.member);
+    if (body === undefined) this.forgetMember(key.stream, key.path, key.member);
     else this.memberMap(key.stream, key.path).set(key.member, body);
   }
 
@@ -45,7 +45,7 @@ export class StorePersistence {
     },
     remove: async (path, id) => {
       await this.store.remove({ section: 'dynamic_members', id: memberKey(streamId, path, id) });
-      this.members.get(streamId)?.get(path)?.delete(id);
+      this.forgetMember(streamId, path, id);
     },
   });
 
@@ -75,6 +75,24 @@ export class StorePersistence {
         await this.store.remove({ section: 'dynamic_members', id: memberKey(streamId, path, id) });
     }
     this.members.delete(streamId);
+  }
+
+  /** Stream ids holding at least one member, ascending. */
+  streamsWithMembers(): string[] {
+    return [...this.members.keys()].sort();
+  }
+
+  /**
+   * Forgets one member, and its path and stream once they hold none: a peer learns of a deleted
+   * stream's members one removal at a time, and must not keep an empty entry per id ever used.
+   */
+  private forgetMember(streamId: string, path: string, member: string): void {
+    const byPath = this.members.get(streamId);
+    const byId = byPath?.get(path);
+    if (!byPath || !byId) return;
+    byId.delete(member);
+    if (byId.size === 0) byPath.delete(path);
+    if (byPath.size === 0) this.members.delete(streamId);
   }
 
   private memberMap(streamId: string, path: string): Map<string, string> {
