@@ -18,6 +18,11 @@ export class ResponseStore implements ResponseSink {
     else this.batches.push(batch);
   }
 
+  /** Nothing was stored (most requests): answered without building a list. */
+  get empty(): boolean {
+    return this.batches === null;
+  }
+
   /** Every message stored, in the order they arrived. */
   messages(): Message[] {
     const batches = this.batches;

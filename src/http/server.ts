@@ -71,6 +71,8 @@ export class HttpServer {
   private readonly timeouts: HttpTimeouts;
   private readonly logger: ServerLogger | undefined;
   private server: Server | undefined;
+  /** The listener's port, once it listens (see the site guard). */
+  private boundPort: number | undefined;
 
   /** Throws a ConfigError with the reference's startup message when the config cannot be served. */
   constructor(options: HttpServerOptions = {}) {
@@ -83,7 +85,9 @@ export class HttpServer {
     this.siteGuard = createSiteGuard({
       allowedOrigins: this.config.cors.enabled ? this.config.cors.allowed_origins : [],
       listenHost: this.listenAddress?.host,
-      port: () => this.port,
+      // Cached once listening: server.address() is a getsockname call, and the guard runs on every
+      // request to an own route (an http_server input's path in normal mode among them).
+      port: () => this.boundPort ?? this.port,
     });
     this.auth = this.config.basic_auth.enabled ? createBasicAuthenticator(this.config.basic_auth) : undefined;
     this.timeouts = {
@@ -175,6 +179,7 @@ export class HttpServer {
       listenError: (err) => listenError(err, this.config.address),
       onServerError: (err) => this.logger?.error({ err }, 'http server error'),
     });
+    this.boundPort = this.port;
     this.warnIfApiIsOpen();
   }
 
@@ -205,6 +210,7 @@ export class HttpServer {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    this.boundPort = undefined;
     await closeListener(server, this.timeouts.closeGraceMs);
   }
 

@@ -44,6 +44,11 @@ export class HttpServerReader implements InputReader, RequestBook {
   private waiter: ((p: PendingRequest | null) => void) | null = null;
   /** Requests whose bodies are read once the poll phase that received them is over. */
   private arrivals: Arrival[] = [];
+  /**
+   * performance.now() at the start of readArrivals, for the deadlines of the requests it queues
+   * (one clock read per turn, not per request); -1 outside it (a body that arrived later).
+   */
+  private turnStart = -1;
   /** A read waits and its wake-up is scheduled (see enqueue). */
   private wakeScheduled = false;
   private closed = false;
@@ -204,9 +209,11 @@ export class HttpServerReader implements InputReader, RequestBook {
     // One wake-up for all of them, at the end (enqueue schedules none meanwhile).
     const wakeScheduled = this.wakeScheduled;
     this.wakeScheduled = true;
+    this.turnStart = performance.now();
     try {
       for (let i = 0; i < arrivals.length; i++) this.readArrival(arrivals[i]!);
     } finally {
+      this.turnStart = -1;
       this.wakeScheduled = wakeScheduled;
       if (!wakeScheduled) this.wake();
     }
@@ -275,7 +282,8 @@ export class HttpServerReader implements InputReader, RequestBook {
     // is read (before this point), not when the client goes. Answering a gone client is a no-op.
     const store = new ResponseStore();
     attachResponseStore(batch, store);
-    const pending = new PendingRequest(this, res, store, batch, performance.now() + this.timeoutMs);
+    const now = this.turnStart >= 0 ? this.turnStart : performance.now();
+    const pending = new PendingRequest(this, res, store, batch, now + this.timeoutMs);
     this.remember(pending);
     if (!this.expiryTimer) this.armExpiry(this.timeoutMs);
     this.queue.push(pending);

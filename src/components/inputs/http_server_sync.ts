@@ -22,6 +22,10 @@ export function sendSyncResponse(
 ): void {
   // Answers are sent whole with `end` (no writeHead first), so they carry a Content-Length, as
   // the reference's do, rather than a chunked encoding.
+  if (store.empty) {
+    res.end();
+    return;
+  }
   const results = store.messages();
   if (results.length === 0) {
     res.end();
