@@ -10,6 +10,7 @@ import { ensureNodeRed, startNodeRed } from '../node_red.js';
 import { type Background, freePort, startBackground, startNekton, waitForHttp } from '../processes.js';
 
 const CONNECTIONS = 50;
+const WARM_UP_S = 3;
 
 export function w3Http(workDir: string, seconds = 5): Workload {
   const configFile = join(workDir, 'w3.yaml');
@@ -17,7 +18,11 @@ export function w3Http(workDir: string, seconds = 5): Workload {
   const title = 'W3 HTTP ingest';
   const format = (m: Metrics) => `${num(m.rate!)} req/s, p99 ${m.p99!.toFixed(0)} ms`;
 
-  /** Starts a server, warms it up for 1 s, then loads it for `seconds`. */
+  /**
+ * Starts a server, warms it up for WARM_UP_S, then loads it for `seconds`. The warm-up is 3 s: on a
+ * 2-vCPU machine V8 was still optimising nekton's request path 4-5 s in (node:http's after 2-3 s),
+ * and a server is measured at its steady state (docs/guides/performance.md, W3).
+ */
   async function load(start: (port: number) => Background | Promise<Background>): Promise<Metrics> {
     const port = await freePort();
     const server = await start(port);
@@ -31,7 +36,7 @@ export function w3Http(workDir: string, seconds = 5): Workload {
         headers: { 'content-type': 'application/json' },
         body,
       };
-      await autocannon({ ...options, duration: 1 });
+      await autocannon({ ...options, duration: WARM_UP_S });
       const r = await autocannon({ ...options, duration: seconds });
       const failed = r.non2xx + r.errors + r.timeouts;
       if (failed > r.requests.total / 100)
@@ -45,7 +50,7 @@ export function w3Http(workDir: string, seconds = 5): Workload {
   return {
     id: 'W3',
     title,
-    describes: `http_server -> mapping -> drop, ${CONNECTIONS} connections (autocannon, ${seconds} s after 1 s warm-up); req/s and p99 against a bare node:http server doing the same JSON work and Node-RED 4.1 (http in -> function -> http response)`,
+    describes: `http_server -> mapping -> drop, ${CONNECTIONS} connections (autocannon, ${seconds} s after ${WARM_UP_S} s warm-up); req/s and p99 against a bare node:http server doing the same JSON work and Node-RED 4.1 (http in -> function -> http response)`,
     async setup() {
       writeFileSync(
         configFile,
