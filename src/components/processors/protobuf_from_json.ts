@@ -75,6 +75,8 @@ function bytes(v: unknown, where: string): Uint8Array {
   return new Uint8Array(Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
 }
 
+type ReadFn = (v: unknown, where: string) => unknown;
+
 /** What `message` needs of one field, worked out once per field. */
 interface FieldPlan {
   field: protobuf.Field;
@@ -82,8 +84,8 @@ interface FieldPlan {
   nullIsValue: boolean;
   /** Its oneof, when that has other members. */
   oneof: protobuf.OneOf | null;
-  /** Reads a plain singular value, or null to take the general path (`field`). */
-  read: ((v: unknown, where: string) => unknown) | null;
+  /** Reads the field's value (as `field` does), or null to take the general path (`field`). */
+  read: ReadFn | null;
 }
 
 /**
@@ -100,9 +102,9 @@ interface TypePlan {
 const INT32_TYPES = new Set(['int32', 'sint32', 'sfixed32']);
 const UINT32_TYPES = new Set(['uint32', 'fixed32']);
 
-/** The fast reader of a plain scalar field; the same results and errors as `singular`. */
-function scalarReader(field: protobuf.Field): FieldPlan['read'] {
-  if (field.map || field.repeated || field.resolvedType) return null;
+/** The fast reader of one plain scalar value (a list's element too); the same results and errors as `singular`. */
+function scalarReader(field: protobuf.Field): ReadFn | null {
+  if (field.map || field.resolvedType) return null;
   const type = field.type;
   if (INT32_TYPES.has(type))
     return (v, where) => (typeof v === 'number' && (v | 0) === v ? v | 0 : Number(integer(type, v, where)));
@@ -138,7 +140,7 @@ export class ProtoJsonReader {
           !field.repeated &&
           !field.map,
         oneof: field.partOf && field.partOf.oneof.length > 1 ? field.partOf : null,
-        read: scalarReader(field),
+        read: this.reader(field),
       };
       byName.set(field.name, plan);
       byName.set(jsonName(field), plan);
@@ -147,6 +149,29 @@ export class ProtoJsonReader {
     const plan = { google: type.fullName.startsWith('.google.protobuf.'), byName, aliases };
     this.plans.set(type, plan);
     return plan;
+  }
+
+  /**
+   * The reader of a field's value, worked out once (maps take the general path): lists and nested
+   * messages skip `field`'s and `singular`'s checks of the field's kind on every value.
+   */
+  private reader(field: protobuf.Field): ReadFn | null {
+    if (field.map) return null;
+    const resolved = field.resolvedType;
+    const one: ReadFn =
+      resolved instanceof protobufNow().Type
+        ? (v) => this.message(resolved, v)
+        : (scalarReader(field) ?? ((v, where) => this.singular(field, v, where)));
+    if (!field.repeated) return one;
+    return (value, key) => {
+      if (!Array.isArray(value)) throw new Error(`invalid value for list field ${key}: ${describe(value)}`);
+      const out: unknown[] = [];
+      for (let i = 0; i < value.length; i++) {
+        const converted = one(value[i], key);
+        if (converted !== undefined) out.push(converted);
+      }
+      return out;
+    };
   }
 
   /** json as the protobufjs object of `type` (ready for `type.encode`). */
