@@ -89,16 +89,35 @@ function isZero(longType: boolean, v: unknown): boolean {
 
 type Write = (v: unknown) => unknown;
 
-/** How a field is written: map, list, message or optional (written when set), scalar (when not zero). */
-type Mode = 'map' | 'list' | 'present' | 'nonzero';
+/**
+ * How a field is written: map, list, message (written when set), optional scalar (written when it
+ * is an own property: protobufjs's defaults sit on the prototype), scalar (when not zero).
+ */
+enum Mode {
+  Map,
+  List,
+  Message,
+  Optional,
+  NonZero,
+}
 
 interface FieldPlan {
   field: protobuf.Field;
   name: string;
   key: string;
   mode: Mode;
-  longType: boolean;
+  /** Whether a value of this singular scalar field is its zero value (left out). */
+  isZero: (v: unknown) => boolean;
   write: Write;
+}
+
+/** The zero test of a scalar field's values, the common types without isZero's checks of type. */
+function zeroTest(field: protobuf.Field): (v: unknown) => boolean {
+  if (field.type === 'string') return (v) => v === '' || v === null || v === undefined;
+  if (field.resolvedType !== null || LONG_TYPES.has(field.type) || field.type === 'bytes')
+    return (v) => isZero(LONG_TYPES.has(field.type), v);
+  // -0 is not a zero value: protojson writes it.
+  return (v) => (typeof v === 'number' ? v === 0 && 1 / v > 0 : isZero(false, v));
 }
 
 /**
@@ -125,10 +144,18 @@ export class ProtoJsonWriter {
       if (special !== undefined) return special;
     }
     const out: Record<string, unknown> = {};
-    for (const f of plan.fields) {
+    const fields = plan.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
       const v = msg[f.name];
       switch (f.mode) {
-        case 'map': {
+        case Mode.NonZero:
+          if (!f.isZero(v)) out[f.key] = f.write(v);
+          break;
+        case Mode.Message:
+          if (v !== null && v !== undefined) out[f.key] = f.write(v);
+          break;
+        case Mode.Map: {
           const entries = Object.entries((v ?? {}) as Record<string, unknown>);
           if (entries.length === 0) continue;
           const obj: Record<string, unknown> = {};
@@ -137,16 +164,13 @@ export class ProtoJsonWriter {
           out[f.key] = obj;
           break;
         }
-        case 'list': {
+        case Mode.List: {
           const list = (v ?? []) as unknown[];
           if (list.length > 0) out[f.key] = list.map(f.write);
           break;
         }
-        case 'present':
-          if (v !== null && v !== undefined && Object.hasOwn(msg, f.name)) out[f.key] = f.write(v);
-          break;
         default:
-          if (!isZero(f.longType, v)) out[f.key] = f.write(v);
+          if (v !== null && v !== undefined && Object.hasOwn(msg, f.name)) out[f.key] = f.write(v);
       }
     }
     return out;
@@ -159,13 +183,15 @@ export class ProtoJsonWriter {
         name: field.name,
         key: this.options.useProtoNames ? field.name : jsonName(field),
         mode: field.map
-          ? 'map'
+          ? Mode.Map
           : field.repeated
-            ? 'list'
-            : field.resolvedType instanceof protobufNow().Type || field.hasPresence
-              ? 'present'
-              : 'nonzero',
-        longType: LONG_TYPES.has(field.type),
+            ? Mode.List
+            : field.resolvedType instanceof protobufNow().Type
+              ? Mode.Message
+              : field.hasPresence
+                ? Mode.Optional
+                : Mode.NonZero,
+        isZero: zeroTest(field),
         write: this.writer(field),
       }),
     );
