@@ -6,6 +6,7 @@
 import type protobuf from 'protobufjs';
 import { Timestamp } from '../../bloblang/library.js';
 import { longNow, protobufNow } from '../lazy_libraries.js';
+import { type CompiledWriter, compileWriter, type WriterKind } from './protobuf_json_codegen.js';
 import { formatDuration, formatTimestamp } from './protobuf_time.js';
 
 export interface ToJsonOptions {
@@ -127,7 +128,17 @@ function zeroTest(field: protobuf.Field): (v: unknown) => boolean {
 interface TypePlan {
   google: boolean;
   fields: FieldPlan[];
+  /** The generated writer (protobuf_json_codegen.ts); null when a name rules it out. */
+  fast: CompiledWriter | null;
 }
+
+const KINDS: Record<Mode, WriterKind> = {
+  [Mode.Map]: 'map',
+  [Mode.List]: 'list',
+  [Mode.Message]: 'message',
+  [Mode.Optional]: 'optional',
+  [Mode.NonZero]: 'nonzero',
+};
 
 export class ProtoJsonWriter {
   private readonly plans = new Map<protobuf.Type, TypePlan>();
@@ -143,6 +154,7 @@ export class ProtoJsonWriter {
       const special = this.wellKnown(type, msg);
       if (special !== undefined) return special;
     }
+    if (plan.fast !== null) return plan.fast(msg);
     const out: Record<string, unknown> = {};
     const fields = plan.fields;
     for (let i = 0; i < fields.length; i++) {
@@ -156,12 +168,8 @@ export class ProtoJsonWriter {
           if (v !== null && v !== undefined) out[f.key] = f.write(v);
           break;
         case Mode.Map: {
-          const entries = Object.entries((v ?? {}) as Record<string, unknown>);
-          if (entries.length === 0) continue;
-          const obj: Record<string, unknown> = {};
-          for (const [k, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-            obj[this.mapKey(f.field, k)] = f.write(value);
-          out[f.key] = obj;
+          const obj = this.map(f, v);
+          if (obj !== undefined) out[f.key] = obj;
           break;
         }
         case Mode.List: {
@@ -195,9 +203,31 @@ export class ProtoJsonWriter {
         write: this.writer(field),
       }),
     );
-    const plan = { google: type.fullName.startsWith('.google.protobuf.'), fields };
+    const google = type.fullName.startsWith('.google.protobuf.');
+    const fast = google
+      ? null
+      : compileWriter(
+          fields.map((f) => ({
+            name: f.name,
+            key: f.key,
+            kind: KINDS[f.mode],
+            isZero: f.isZero,
+            write: f.mode === Mode.Map ? (v: unknown) => this.map(f, v) : f.write,
+          })),
+        );
+    const plan = { google, fields, fast };
     this.plans.set(type, plan);
     return plan;
+  }
+
+  /** A map field's JSON object, keys sorted; undefined when the map is empty (left out). */
+  private map(f: FieldPlan, v: unknown): Record<string, unknown> | undefined {
+    const entries = Object.entries((v ?? {}) as Record<string, unknown>);
+    if (entries.length === 0) return undefined;
+    const obj: Record<string, unknown> = {};
+    for (const [k, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      obj[this.mapKey(f.field, k)] = f.write(value);
+    return obj;
   }
 
   private mapKey(field: protobuf.Field, key: string): string {
