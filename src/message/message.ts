@@ -24,6 +24,10 @@ class StructureText {
   }
 }
 
+/** String.prototype.isWellFormed (Node 20; not in the ES2023 lib this project compiles against). */
+const isWellFormed = (text: string): boolean =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /** Shared by every message created without metadata; copied on the first write (no Map per message). */
 const NO_METADATA: Metadata = new Map();
 
@@ -47,6 +51,12 @@ export class Message {
   private chunkStart = 0;
   private chunkEnd = 0;
   private structure: unknown | typeof NOT_PARSED = NOT_PARSED;
+  /**
+   * Content set as text (`setBytes` of a string) and not encoded yet: most such text is read as
+   * text again or written by outputs that take strings, and `drop` reads nothing. When set, it is
+   * the content, and `rawBytes` (once made) is its UTF-8.
+   */
+  private pendingText: string | null = null;
   private meta: Metadata;
   private metaShared: boolean;
   /** Set when a processor failed on this message; `catch`/`try` and error-aware outputs read it. */
@@ -97,6 +107,10 @@ export class Message {
 
   bytes(): Uint8Array {
     if (this.rawBytes === null) {
+      if (this.pendingText !== null) {
+        this.rawBytes = encode(this.pendingText);
+        return this.rawBytes;
+      }
       if (this.chunk !== null) {
         this.rawBytes = this.chunk.subarray(this.chunkStart, this.chunkEnd);
         this.chunk = null;
@@ -114,6 +128,7 @@ export class Message {
 
   /** The content as a UTF-8 string. */
   text(): string {
+    if (this.pendingText !== null) return this.pendingText;
     if (this.rawBytes === null) {
       if (this.chunk !== null) return this.chunk.toString('utf8', this.chunkStart, this.chunkEnd);
       if (typeof this.structure === 'string') return this.structure;
@@ -125,7 +140,14 @@ export class Message {
   }
 
   setBytes(bytes: Uint8Array | string): void {
-    this.rawBytes = typeof bytes === 'string' ? encode(bytes) : bytes;
+    // Text with a lone surrogate is encoded now: its UTF-8 (U+FFFD) does not read back as the same text.
+    if (typeof bytes === 'string' && isWellFormed(bytes)) {
+      this.pendingText = bytes;
+      this.rawBytes = null;
+    } else {
+      this.pendingText = null;
+      this.rawBytes = typeof bytes === 'string' ? encode(bytes) : bytes;
+    }
     this.chunk = null;
     this.structure = NOT_PARSED;
   }
@@ -146,6 +168,7 @@ export class Message {
   setStructured(value: unknown): void {
     this.structure = value;
     this.rawBytes = null;
+    this.pendingText = null;
     this.chunk = null;
   }
 
@@ -187,6 +210,7 @@ export class Message {
     out.chunkStart = this.chunkStart;
     out.chunkEnd = this.chunkEnd;
     out.structure = this.structure;
+    out.pendingText = this.pendingText;
     out.error = this.error;
     this.metaShared = true;
     return out;
@@ -195,6 +219,8 @@ export class Message {
   /** Payload size in bytes, as batching policies and bounds checks count it. */
   byteSize(): number {
     if (this.rawBytes === null && this.chunk !== null) return this.chunkEnd - this.chunkStart;
+    if (this.rawBytes === null && this.pendingText !== null)
+      return Buffer.byteLength(this.pendingText, 'utf8');
     return this.bytes().byteLength;
   }
 

@@ -51,3 +51,27 @@ describe('a message still inside its chunk (Message.ofChunk)', () => {
     assert.equal(msg.endsWith(Buffer.from('}')), true);
   });
 });
+
+describe('a message whose content was set as text (setBytes of a string)', () => {
+  it('reads back the same text, bytes, size and JSON, and a copy shares it until either side writes', () => {
+    const msg = new Message('x');
+    msg.setBytes('{"café":"☕"}');
+    assert.equal(msg.text(), '{"café":"☕"}');
+    assert.equal(msg.byteSize(), Buffer.byteLength('{"café":"☕"}'));
+    assert.deepEqual(msg.structured(), { café: '☕' });
+    const copy = msg.copy();
+    copy.setBytes('other');
+    assert.deepEqual(Buffer.from(msg.bytes()), Buffer.from('{"café":"☕"}'));
+    assert.equal(msg.text(), '{"café":"☕"}');
+    assert.equal(copy.text(), 'other');
+    msg.setStructured({ a: 1 });
+    assert.equal(msg.text(), '{"a":1}');
+  });
+
+  it('text with a lone surrogate reads back as its UTF-8 does (U+FFFD), as before', () => {
+    const msg = new Message('');
+    msg.setBytes('a\ud800b');
+    assert.equal(msg.text(), 'a\ufffdb');
+    assert.equal(msg.byteSize(), 5);
+  });
+});

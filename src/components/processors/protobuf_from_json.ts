@@ -5,6 +5,7 @@
 import type protobuf from 'protobufjs';
 import { JsonNumber } from '../../bloblang/library.js';
 import { longNow, protobufNow } from '../lazy_libraries.js';
+import { type CompiledReader, compileReader } from './protobuf_json_codegen.js';
 import { parseDuration, parseTimestamp } from './protobuf_time.js';
 import { jsonName, mapKeyType, SPECIAL_FORMS, valueField, WRAPPER_TYPES } from './protobuf_to_json.js';
 
@@ -75,6 +76,8 @@ function bytes(v: unknown, where: string): Uint8Array {
   return new Uint8Array(Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
 }
 
+type ReadFn = (v: unknown, where: string) => unknown;
+
 /** What `message` needs of one field, worked out once per field. */
 interface FieldPlan {
   field: protobuf.Field;
@@ -82,8 +85,8 @@ interface FieldPlan {
   nullIsValue: boolean;
   /** Its oneof, when that has other members. */
   oneof: protobuf.OneOf | null;
-  /** Reads a plain singular value, or null to take the general path (`field`). */
-  read: ((v: unknown, where: string) => unknown) | null;
+  /** Reads the field's value (as `field` does), or null to take the general path (`field`). */
+  read: ReadFn | null;
 }
 
 /**
@@ -95,14 +98,16 @@ interface TypePlan {
   byName: Map<string, FieldPlan>;
   /** Some field has a JSON name other than its proto name, so one object can name it twice. */
   aliases: boolean;
+  /** The generated reader (protobuf_json_codegen.ts), for types without oneofs of several fields. */
+  fast: CompiledReader | null;
 }
 
 const INT32_TYPES = new Set(['int32', 'sint32', 'sfixed32']);
 const UINT32_TYPES = new Set(['uint32', 'fixed32']);
 
-/** The fast reader of a plain scalar field; the same results and errors as `singular`. */
-function scalarReader(field: protobuf.Field): FieldPlan['read'] {
-  if (field.map || field.repeated || field.resolvedType) return null;
+/** The fast reader of one plain scalar value (a list's element too); the same results and errors as `singular`. */
+function scalarReader(field: protobuf.Field): ReadFn | null {
+  if (field.map || field.resolvedType) return null;
   const type = field.type;
   if (INT32_TYPES.has(type))
     return (v, where) => (typeof v === 'number' && (v | 0) === v ? v | 0 : Number(integer(type, v, where)));
@@ -126,9 +131,16 @@ export class ProtoJsonReader {
     private readonly discardUnknown: boolean,
   ) {}
 
+  /**
+   * Set while a document is read again by the general path after the generated one threw: that
+   * one reports the first problem in the document's order (and nested types are not read twice).
+   */
+  private exact = false;
+
   private plan(type: protobuf.Type): TypePlan {
     const byName = new Map<string, FieldPlan>();
     let aliases = false;
+    const fastFields: Parameters<typeof compileReader>[0][number][] = [];
     for (const field of type.fieldsArray) {
       const resolvedName = field.resolvedType?.fullName;
       const plan: FieldPlan = {
@@ -138,19 +150,66 @@ export class ProtoJsonReader {
           !field.repeated &&
           !field.map,
         oneof: field.partOf && field.partOf.oneof.length > 1 ? field.partOf : null,
-        read: scalarReader(field),
+        read: this.reader(field),
       };
       byName.set(field.name, plan);
       byName.set(jsonName(field), plan);
       if (jsonName(field) !== field.name) aliases = true;
+      fastFields.push({
+        name: field.name,
+        alias: jsonName(field) === field.name ? null : jsonName(field),
+        nullIsValue: plan.nullIsValue,
+        read: plan.read ?? ((v, key) => this.field(field, v, key)),
+      });
     }
-    const plan = { google: type.fullName.startsWith('.google.protobuf.'), byName, aliases };
+    const google = type.fullName.startsWith('.google.protobuf.');
+    const oneofs = [...byName.values()].some((f) => f.oneof !== null);
+    const fast = google || oneofs ? null : compileReader(fastFields);
+    const plan = { google, byName, aliases, fast };
     this.plans.set(type, plan);
     return plan;
   }
 
+  /**
+   * The reader of a field's value, worked out once (maps take the general path): lists and nested
+   * messages skip `field`'s and `singular`'s checks of the field's kind on every value.
+   */
+  private reader(field: protobuf.Field): ReadFn | null {
+    if (field.map) return null;
+    const resolved = field.resolvedType;
+    const one: ReadFn =
+      resolved instanceof protobufNow().Type
+        ? (v) => this.read(resolved, v)
+        : (scalarReader(field) ?? ((v, where) => this.singular(field, v, where)));
+    if (!field.repeated) return one;
+    return (value, key) => {
+      if (!Array.isArray(value)) throw new Error(`invalid value for list field ${key}: ${describe(value)}`);
+      const out: unknown[] = [];
+      for (let i = 0; i < value.length; i++) {
+        const converted = one(value[i], key);
+        if (converted !== undefined) out.push(converted);
+      }
+      return out;
+    };
+  }
+
   /** json as the protobufjs object of `type` (ready for `type.encode`). */
   message(type: protobuf.Type, json: unknown): Obj {
+    try {
+      return this.read(type, json);
+    } catch {
+      // The generated readers convert in the schema's order: the general path says which
+      // problem comes first in the document, as it always did.
+      this.exact = true;
+      try {
+        return this.read(type, json);
+      } finally {
+        this.exact = false;
+      }
+    }
+  }
+
+  private read(type: protobuf.Type, json: unknown): Obj {
     const plan = this.plans.get(type) ?? this.plan(type);
     if (plan.google) {
       const special = this.wellKnown(type, json);
@@ -158,6 +217,10 @@ export class ProtoJsonReader {
     }
     if (!isObject(json))
       throw new Error(`invalid value for message ${type.fullName.slice(1)}: ${describe(json)}`);
+    if (plan.fast !== null && !this.exact) {
+      const out = plan.fast(json);
+      if (out !== null) return out;
+    }
     const out: Obj = {};
     const seen = plan.aliases ? new Set<protobuf.Field>() : null;
     let oneofsSet: Set<protobuf.OneOf> | null = null;
@@ -225,7 +288,7 @@ export class ProtoJsonReader {
   /** One value; undefined when it is to be left out (an unknown enum name being discarded). */
   private singular(field: protobuf.Field, v: unknown, where: string): unknown {
     const resolved = field.resolvedType;
-    if (resolved instanceof protobufNow().Type) return this.message(resolved, v);
+    if (resolved instanceof protobufNow().Type) return this.read(resolved, v);
     if (resolved instanceof protobufNow().Enum) {
       if (resolved.fullName === '.google.protobuf.NullValue') {
         if (v !== null) throw new Error(`invalid value for enum field ${where}: ${describe(v)}`);
@@ -296,13 +359,13 @@ export class ProtoJsonReader {
         if (!isObject(json)) throw bad();
         const valueType = this.root.lookupType('.google.protobuf.Value');
         const fields: Obj = {};
-        for (const [k, v] of Object.entries(json)) fields[k] = this.message(valueType, v);
+        for (const [k, v] of Object.entries(json)) fields[k] = this.read(valueType, v);
         return { fields };
       }
       case 'ListValue': {
         if (!Array.isArray(json)) throw bad();
         const valueType = this.root.lookupType('.google.protobuf.Value');
-        return { values: json.map((v) => this.message(valueType, v)) };
+        return { values: json.map((v) => this.read(valueType, v)) };
       }
       case 'Value':
         return this.value(type, json);
@@ -321,8 +384,8 @@ export class ProtoJsonReader {
     if (typeof json === 'number' || typeof json === 'bigint') return one('number_value', Number(json));
     if (json instanceof JsonNumber) return one('number_value', Number(json.text));
     if (Array.isArray(json))
-      return one('list_value', this.message(this.root.lookupType('.google.protobuf.ListValue'), json));
-    return one('struct_value', this.message(this.root.lookupType('.google.protobuf.Struct'), json));
+      return one('list_value', this.read(this.root.lookupType('.google.protobuf.ListValue'), json));
+    return one('struct_value', this.read(this.root.lookupType('.google.protobuf.Struct'), json));
   }
 
   private any(json: unknown): Obj {
@@ -343,7 +406,7 @@ export class ProtoJsonReader {
         throw new Error(`google.protobuf.Any of ${url}: expected a single "value" field`);
       body = rest.value;
     }
-    const value = inner.encode(this.message(inner, body)).finish();
+    const value = inner.encode(this.read(inner, body)).finish();
     return { type_url: url, value };
   }
 }

@@ -6,6 +6,7 @@
 import type protobuf from 'protobufjs';
 import { Timestamp } from '../../bloblang/library.js';
 import { longNow, protobufNow } from '../lazy_libraries.js';
+import { type CompiledWriter, compileWriter, type WriterKind } from './protobuf_json_codegen.js';
 import { formatDuration, formatTimestamp } from './protobuf_time.js';
 
 export interface ToJsonOptions {
@@ -89,16 +90,35 @@ function isZero(longType: boolean, v: unknown): boolean {
 
 type Write = (v: unknown) => unknown;
 
-/** How a field is written: map, list, message or optional (written when set), scalar (when not zero). */
-type Mode = 'map' | 'list' | 'present' | 'nonzero';
+/**
+ * How a field is written: map, list, message (written when set), optional scalar (written when it
+ * is an own property: protobufjs's defaults sit on the prototype), scalar (when not zero).
+ */
+enum Mode {
+  Map,
+  List,
+  Message,
+  Optional,
+  NonZero,
+}
 
 interface FieldPlan {
   field: protobuf.Field;
   name: string;
   key: string;
   mode: Mode;
-  longType: boolean;
+  /** Whether a value of this singular scalar field is its zero value (left out). */
+  isZero: (v: unknown) => boolean;
   write: Write;
+}
+
+/** The zero test of a scalar field's values, the common types without isZero's checks of type. */
+function zeroTest(field: protobuf.Field): (v: unknown) => boolean {
+  if (field.type === 'string') return (v) => v === '' || v === null || v === undefined;
+  if (field.resolvedType !== null || LONG_TYPES.has(field.type) || field.type === 'bytes')
+    return (v) => isZero(LONG_TYPES.has(field.type), v);
+  // -0 is not a zero value: protojson writes it.
+  return (v) => (typeof v === 'number' ? v === 0 && 1 / v > 0 : isZero(false, v));
 }
 
 /**
@@ -108,7 +128,17 @@ interface FieldPlan {
 interface TypePlan {
   google: boolean;
   fields: FieldPlan[];
+  /** The generated writer (protobuf_json_codegen.ts); null when a name rules it out. */
+  fast: CompiledWriter | null;
 }
+
+const KINDS: Record<Mode, WriterKind> = {
+  [Mode.Map]: 'map',
+  [Mode.List]: 'list',
+  [Mode.Message]: 'message',
+  [Mode.Optional]: 'optional',
+  [Mode.NonZero]: 'nonzero',
+};
 
 export class ProtoJsonWriter {
   private readonly plans = new Map<protobuf.Type, TypePlan>();
@@ -124,29 +154,31 @@ export class ProtoJsonWriter {
       const special = this.wellKnown(type, msg);
       if (special !== undefined) return special;
     }
+    if (plan.fast !== null) return plan.fast(msg);
     const out: Record<string, unknown> = {};
-    for (const f of plan.fields) {
+    const fields = plan.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
       const v = msg[f.name];
       switch (f.mode) {
-        case 'map': {
-          const entries = Object.entries((v ?? {}) as Record<string, unknown>);
-          if (entries.length === 0) continue;
-          const obj: Record<string, unknown> = {};
-          for (const [k, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-            obj[this.mapKey(f.field, k)] = f.write(value);
-          out[f.key] = obj;
+        case Mode.NonZero:
+          if (!f.isZero(v)) out[f.key] = f.write(v);
+          break;
+        case Mode.Message:
+          if (v !== null && v !== undefined) out[f.key] = f.write(v);
+          break;
+        case Mode.Map: {
+          const obj = this.map(f, v);
+          if (obj !== undefined) out[f.key] = obj;
           break;
         }
-        case 'list': {
+        case Mode.List: {
           const list = (v ?? []) as unknown[];
           if (list.length > 0) out[f.key] = list.map(f.write);
           break;
         }
-        case 'present':
-          if (v !== null && v !== undefined && Object.hasOwn(msg, f.name)) out[f.key] = f.write(v);
-          break;
         default:
-          if (!isZero(f.longType, v)) out[f.key] = f.write(v);
+          if (v !== null && v !== undefined && Object.hasOwn(msg, f.name)) out[f.key] = f.write(v);
       }
     }
     return out;
@@ -159,19 +191,43 @@ export class ProtoJsonWriter {
         name: field.name,
         key: this.options.useProtoNames ? field.name : jsonName(field),
         mode: field.map
-          ? 'map'
+          ? Mode.Map
           : field.repeated
-            ? 'list'
-            : field.resolvedType instanceof protobufNow().Type || field.hasPresence
-              ? 'present'
-              : 'nonzero',
-        longType: LONG_TYPES.has(field.type),
+            ? Mode.List
+            : field.resolvedType instanceof protobufNow().Type
+              ? Mode.Message
+              : field.hasPresence
+                ? Mode.Optional
+                : Mode.NonZero,
+        isZero: zeroTest(field),
         write: this.writer(field),
       }),
     );
-    const plan = { google: type.fullName.startsWith('.google.protobuf.'), fields };
+    const google = type.fullName.startsWith('.google.protobuf.');
+    const fast = google
+      ? null
+      : compileWriter(
+          fields.map((f) => ({
+            name: f.name,
+            key: f.key,
+            kind: KINDS[f.mode],
+            isZero: f.isZero,
+            write: f.mode === Mode.Map ? (v: unknown) => this.map(f, v) : f.write,
+          })),
+        );
+    const plan = { google, fields, fast };
     this.plans.set(type, plan);
     return plan;
+  }
+
+  /** A map field's JSON object, keys sorted; undefined when the map is empty (left out). */
+  private map(f: FieldPlan, v: unknown): Record<string, unknown> | undefined {
+    const entries = Object.entries((v ?? {}) as Record<string, unknown>);
+    if (entries.length === 0) return undefined;
+    const obj: Record<string, unknown> = {};
+    for (const [k, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      obj[this.mapKey(f.field, k)] = f.write(value);
+    return obj;
   }
 
   private mapKey(field: protobuf.Field, key: string): string {

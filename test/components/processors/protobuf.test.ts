@@ -203,6 +203,27 @@ describe('protobuf processor', () => {
       assert.match(String(await through(input)), pattern, input);
   });
 
+  it('a type without oneofs (read by generated code) reports the first problem in document order, as the general path does', async () => {
+    const money = { message: 'common.Money' };
+    const fromJson = await build('from_json', money);
+    for (const [input, pattern] of [
+      // currency_code comes first in the schema, units first in the document
+      ['{"units":"x","currencyCode":5}', /invalid value for int64 field units: "x"/],
+      ['{"currencyCode":5,"units":"x"}', /invalid value for string field currencyCode: 5/],
+      ['{"currencyCode":"EUR","currency_code":"USD"}', /duplicate field "currency_code"/],
+      ['{"nope":1,"currencyCode":5}', /unknown field "nope"/],
+      ['{"currencyCode":5,"nope":1}', /invalid value for string field currencyCode: 5/],
+      ['{"lines":[{"sku":"a"},{"quantity":-1,"sku":2}]}', /invalid value for uint32 field quantity: -1/],
+    ] as const) {
+      const out = await run(input.startsWith('{"lines"') ? await build('from_json') : fromJson, input);
+      assert.match(String(out.error?.message), pattern, input);
+    }
+    assert.deepEqual(await roundTrip({ currency_code: 'EUR', units: null }, money), { currencyCode: 'EUR' });
+    assert.deepEqual(await roundTrip({ units: '7', nope: [1] }, { ...money, discard_unknown: true }), {
+      units: '7',
+    });
+  });
+
   it('flags bytes that are not a valid protobuf message and passes them on unchanged', async () => {
     const garbage = Uint8Array.from([0x0a, 0x05, 0x41]); // a 5-byte string holding 1 byte
     const out = await run(await build('to_json'), garbage);
