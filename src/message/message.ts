@@ -102,7 +102,12 @@ export class Message {
 
   /** The content is a structured value only: no bytes were made of it yet. */
   get unserialised(): boolean {
-    return this.rawBytes === null && this.chunk === null && this.structure !== NOT_PARSED;
+    return (
+      this.rawBytes === null &&
+      this.pendingText === null &&
+      this.chunk === null &&
+      this.structure !== NOT_PARSED
+    );
   }
 
   bytes(): Uint8Array {

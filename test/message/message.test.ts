@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { structureText } from '../../src/engine/threads/wire.js';
 import { Message } from '../../src/message/message.js';
 
 describe('a message still inside its chunk (Message.ofChunk)', () => {
@@ -66,6 +67,16 @@ describe('a message whose content was set as text (setBytes of a string)', () =>
     assert.equal(copy.text(), 'other');
     msg.setStructured({ a: 1 });
     assert.equal(msg.text(), '{"a":1}');
+  });
+
+  it('is not a structured value only once parsed: its text is still the content', () => {
+    const msg = new Message('x');
+    msg.setBytes('{"a": 1,  "b": [ 2 ]}');
+    assert.deepEqual(msg.structured(), { a: 1, b: [2] });
+    assert.equal(msg.unserialised, false);
+    // A pipeline thread sends back the text as written, not a re-serialised structure.
+    assert.equal(structureText(msg), null);
+    assert.equal(msg.text(), '{"a": 1,  "b": [ 2 ]}');
   });
 
   it('text with a lone surrogate reads back as its UTF-8 does (U+FFFD), as before', () => {
