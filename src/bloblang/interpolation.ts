@@ -43,16 +43,19 @@ function findClose(text: string, from: number): number {
 export class CompiledInterpolation {
   private readonly state = new Map<unknown, unknown>();
   readonly isStatic: boolean;
+  /** The text of a static interpolation, joined once: outputs render it per message. */
+  private readonly staticText: string;
 
   constructor(
     private readonly pieces: Piece[],
     private readonly varCount: number,
   ) {
     this.isStatic = pieces.every((p) => typeof p === 'string');
+    this.staticText = this.isStatic ? (pieces as string[]).join('') : '';
   }
 
   render(batch: readonly Message[], index: number): string {
-    if (this.isStatic) return this.pieces.join('');
+    if (this.isStatic) return this.staticText;
     let out = '';
     let x: Exec | null = null;
     for (const p of this.pieces) {
