@@ -19,10 +19,10 @@ export function w3Http(workDir: string, seconds = 5): Workload {
   const format = (m: Metrics) => `${num(m.rate!)} req/s, p99 ${m.p99!.toFixed(0)} ms`;
 
   /**
- * Starts a server, warms it up for WARM_UP_S, then loads it for `seconds`. The warm-up is 3 s: on a
- * 2-vCPU machine V8 was still optimising nekton's request path 4-5 s in (node:http's after 2-3 s),
- * and a server is measured at its steady state (docs/guides/performance.md, W3).
- */
+   * Starts a server, warms it up for WARM_UP_S, then loads it for `seconds`. The warm-up is 3 s: on a
+   * 2-vCPU machine V8 was still optimising nekton's request path 4-5 s in (node:http's after 2-3 s),
+   * and a server is measured at its steady state (docs/guides/performance.md, W3).
+   */
   async function load(start: (port: number) => Background | Promise<Background>): Promise<Metrics> {
     const port = await freePort();
     const server = await start(port);
