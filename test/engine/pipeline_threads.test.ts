@@ -211,6 +211,8 @@ describe('pipeline threads', () => {
       processors: [processor('sleep', { duration: '5ms' }, 0), processor('mapping', MAPPING, 1)],
     });
     assert.equal(stream.pipelineThreads, 1);
+    // The thread must be ready to be crashed (until then the main thread runs every group).
+    await stream.whenPipelineThreadsStarted();
     const running = stream.run();
     await waitFor(() => world.written.length >= 10);
     stream.crashPipelineThread();

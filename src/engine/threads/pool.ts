@@ -128,7 +128,6 @@ export class ThreadPool {
   private closing = false;
   private crashesInARow = 0;
   private restartTimer: NodeJS.Timeout | null = null;
-  private crashWhenReady = false;
 
   private constructor(
     private readonly setup: WorkerSetup,
@@ -185,11 +184,10 @@ export class ThreadPool {
     return false;
   }
 
-  /** For tests: makes one thread throw an exception nothing catches (the next one ready, if none is yet). */
+  /** For tests: makes one ready thread throw an exception nothing catches. */
   crashOne(): void {
     const thread = [...this.threads].find((t) => t.ready);
-    if (thread) thread.worker.postMessage({ kind: 'crash' } satisfies ToWorker);
-    else this.crashWhenReady = true;
+    thread?.worker.postMessage({ kind: 'crash' } satisfies ToWorker);
   }
 
   /** Stops every thread; groups still on them fail (the stream nacks them). */
@@ -251,10 +249,6 @@ export class ThreadPool {
             thread.ready = true;
             settled = true;
             resolve();
-            if (this.crashWhenReady) {
-              this.crashWhenReady = false;
-              worker.postMessage({ kind: 'crash' } satisfies ToWorker);
-            }
             this.drainQueue();
             return;
           case 'failed':
