@@ -131,7 +131,7 @@ export class Stream {
       if (pool) closers.push(() => pool.close());
       const input = await builder.buildInput(components.input);
       // On pipeline threads, IN_FLIGHT loops per thread keep each busy while other groups cross;
-      // one more runs groups here when every thread has two.
+      // one more runs groups here when every thread holds IN_FLIGHT.
       const threads = pool
         ? pool.size * IN_FLIGHT + 1
         : components.pipeline.threads > 0
