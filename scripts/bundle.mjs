@@ -47,7 +47,7 @@ const result = await build({
   // The modules were ES modules: `import.meta.url` becomes the bundle's own URL.
   define: { 'import.meta.url': '__nektonBundleUrl' },
   banner: { js: "const __nektonBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [deferRequires()],
+  plugins: [deferRequires(), fdirWithoutPicomatch()],
   sourcemap: 'linked',
   sourcesContent: false,
   write: false,
@@ -99,6 +99,28 @@ module.exports = new Proxy(function deferred() {}, {
   construct: (_, args) => Reflect.construct(load(), args),
 });`,
       }));
+    },
+  };
+}
+
+// fdir (tinyglobby's directory walker) requires picomatch from node_modules when it loads, for a
+// glob() that tinyglobby never calls (it brings its own matcher): ~13 ms of every start compiling
+// picomatch from source. The bundled fdir requires it when glob() is first asked for instead. The
+// build fails if fdir's text changed, rather than quietly keep the cost.
+function fdirWithoutPicomatch() {
+  const eager = 'try {\n\t__require.resolve("picomatch");\n\tpm = __require("picomatch");\n} catch {}';
+  const use = 'const globFn = this.globFunction || pm;';
+  return {
+    name: 'fdir-without-picomatch',
+    setup(plugin) {
+      plugin.onLoad({ filter: /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes(eager) || !text.includes(use))
+          throw new Error(`${args.path} changed: scripts/bundle.mjs cannot defer its picomatch require`);
+        const lazy =
+          'const globFn = this.globFunction || (pm ??= (() => { try { return __require("picomatch"); } catch { return null; } })());';
+        return { contents: text.replace(eager, '').replace(use, lazy), loader: 'js' };
+      });
     },
   };
 }

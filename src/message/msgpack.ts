@@ -2,7 +2,7 @@
 // Bloblang `parse_msgpack`/`format_msgpack` methods. Integers are written in their smallest form
 // (as the reference's Go library does); 64-bit integers beyond 2^53 travel as bigint; the
 // timestamp extension reads as a timestamp; bin as bytes.
-import { decode, encode } from '@msgpack/msgpack';
+import { msgpackNow } from '../base/lazy_packages.js';
 import { JsonNumber, Timestamp } from './value.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -30,7 +30,7 @@ function forEncoding(v: unknown): unknown {
 }
 
 export function toMsgpack(value: unknown): Uint8Array {
-  return encode(forEncoding(value), { useBigInt64: true });
+  return msgpackNow().encode(forEncoding(value), { useBigInt64: true });
 }
 
 /** Decoded values as structured ones: small bigints as numbers, Dates as timestamps. */
@@ -51,5 +51,5 @@ function fromDecoded(v: unknown): unknown {
 }
 
 export function fromMsgpack(bytes: Uint8Array): unknown {
-  return fromDecoded(decode(bytes, { useBigInt64: true }));
+  return fromDecoded(msgpackNow().decode(bytes, { useBigInt64: true }));
 }

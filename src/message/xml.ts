@@ -3,7 +3,8 @@
 // arrays, comments and processing instructions dropped, text trimmed. With `cast`, numbers and
 // booleans in text and attributes become numbers and booleans (as Go's ParseFloat/ParseBool read
 // them). Shared by the `xml` processor and Bloblang's `parse_xml`.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { XMLParser } from 'fast-xml-parser';
+import { fastXmlParserNow } from '../base/lazy_packages.js';
 import { parseGoBool } from './go_bool.js';
 
 const parsers = new Map<boolean, XMLParser>();
@@ -18,7 +19,7 @@ function castValue(text: string): unknown {
 function parser(cast: boolean): XMLParser {
   let p = parsers.get(cast);
   if (!p) {
-    p = new XMLParser({
+    p = new (fastXmlParserNow().XMLParser)({
       ignoreAttributes: false,
       attributeNamePrefix: '-',
       textNodeName: '#text',
@@ -41,7 +42,7 @@ function parser(cast: boolean): XMLParser {
 }
 
 export function xmlToStructured(text: string, cast: boolean): Record<string, unknown> {
-  const valid = XMLValidator.validate(text);
+  const valid = fastXmlParserNow().XMLValidator.validate(text);
   if (valid !== true) throw new Error(`${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
   const parsed = parser(cast).parse(text) as Record<string, unknown>;
   if (Object.keys(parsed).length === 0) throw new Error('no root element');

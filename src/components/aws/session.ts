@@ -1,7 +1,8 @@
 // Turns the shared AWS session fields into the options every AWS SDK v3 client takes (region,
 // endpoint, credentials, HTTP agents), and AWS errors into messages that name the field to fix.
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { nodeHttp, nodeHttps } from '../../base/lazy_builtins.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { type AwsSessionConfig, lintAwsSession } from '../fields/aws.js';
 import { refuseProblems } from '../fields/config_problems.js';
@@ -73,8 +74,8 @@ export function awsClientOptions(config: AwsSessionConfig, component: string, pr
     if (tcp.connect_timeout > 0) handler.connectionTimeout = tcp.connect_timeout;
     if (tcp.keep_alive) {
       const agentOptions = { keepAlive: true, keepAliveMsecs: tcp.keep_alive.idle };
-      handler.httpAgent = new HttpAgent(agentOptions);
-      handler.httpsAgent = new HttpsAgent(agentOptions);
+      handler.httpAgent = new (nodeHttp().Agent)(agentOptions);
+      handler.httpsAgent = new (nodeHttps().Agent)(agentOptions);
     }
     options.requestHandler = handler;
   }

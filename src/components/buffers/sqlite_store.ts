@@ -4,8 +4,9 @@
 // directory behind, so the store records its owner's pid beside the file and clears a lock whose
 // owner is gone before opening.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { decode, Encoder, ExtensionCodec } from '@msgpack/msgpack';
+import type { Encoder, ExtensionCodec } from '@msgpack/msgpack';
 import type { Database as WasmDatabase } from 'node-sqlite3-wasm';
+import { msgpackNow } from '../../base/lazy_packages.js';
 import { type Batch, Message, type Metadata } from '../../message/message.js';
 import { JsonNumber, Timestamp } from '../../message/value.js';
 
@@ -27,21 +28,28 @@ type StoredMessage = [Uint8Array, [string, unknown][]];
 
 // Metadata values keep their kind across a restart: timestamps (with their zone) and numbers kept
 // as text get extension types; big integers are msgpack's 64-bit integers.
-const extensions = new ExtensionCodec();
-extensions.register({
-  type: 1,
-  encode: (v) => (v instanceof Timestamp ? new TextEncoder().encode(`${v.epochNs} ${v.zone}`) : null),
-  decode: (data) => {
-    const [ns, zone] = new TextDecoder().decode(data).split(' ') as [string, string];
-    return new Timestamp(BigInt(ns), zone);
-  },
-});
-extensions.register({
-  type: 2,
-  encode: (v) => (v instanceof JsonNumber ? new TextEncoder().encode(v.text) : null),
-  decode: (data) => new JsonNumber(new TextDecoder().decode(data)),
-});
-const encoder = new Encoder({ extensionCodec: extensions, useBigInt64: true });
+let codec: { extensions: ExtensionCodec; encoder: Encoder } | undefined;
+/** Made with the first store (msgpack is loaded on first use, see lazy_packages.ts). */
+function storeCodec(): { extensions: ExtensionCodec; encoder: Encoder } {
+  if (codec) return codec;
+  const { Encoder, ExtensionCodec } = msgpackNow();
+  const extensions = new ExtensionCodec();
+  extensions.register({
+    type: 1,
+    encode: (v) => (v instanceof Timestamp ? new TextEncoder().encode(`${v.epochNs} ${v.zone}`) : null),
+    decode: (data) => {
+      const [ns, zone] = new TextDecoder().decode(data).split(' ') as [string, string];
+      return new Timestamp(BigInt(ns), zone);
+    },
+  });
+  extensions.register({
+    type: 2,
+    encode: (v) => (v instanceof JsonNumber ? new TextEncoder().encode(v.text) : null),
+    decode: (data) => new JsonNumber(new TextDecoder().decode(data)),
+  });
+  codec = { extensions, encoder: new Encoder({ extensionCodec: extensions, useBigInt64: true }) };
+  return codec;
+}
 
 /** Integers that fit a double come back as numbers, as nekton's values hold them. */
 function safeInts(v: unknown): unknown {
@@ -55,13 +63,16 @@ function safeInts(v: unknown): unknown {
 
 export function encodeBatch(batch: Batch): Uint8Array {
   const rows: StoredMessage[] = batch.map((msg) => [msg.bytes(), [...msg.metadata()]]);
-  return encoder.encode(rows);
+  return storeCodec().encoder.encode(rows);
 }
 
 export function decodeBatch(content: Uint8Array): Batch {
-  const rows = (decode(content, { extensionCodec: extensions, useBigInt64: true }) as StoredMessage[]).map(
-    ([bytes, meta]) => [bytes, meta.map(([k, v]) => [k, safeInts(v)])] as StoredMessage,
-  );
+  const rows = (
+    msgpackNow().decode(content, {
+      extensionCodec: storeCodec().extensions,
+      useBigInt64: true,
+    }) as StoredMessage[]
+  ).map(([bytes, meta]) => [bytes, meta.map(([k, v]) => [k, safeInts(v)])] as StoredMessage);
   return rows.map(([bytes, meta]) => new Message(bytes, new Map(meta) as Metadata));
 }
 

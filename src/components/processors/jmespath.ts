@@ -1,5 +1,6 @@
 // `jmespath`: replaces each JSON message with the result of a JMESPath query on it.
-import { compile, type JSONValue, TreeInterpreter } from '@jmespath-community/jmespath';
+import type { compile, JSONValue } from '@jmespath-community/jmespath';
+import { jmespathNow } from '../../base/lazy_packages.js';
 import { defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
@@ -12,7 +13,7 @@ type Compiled = ReturnType<typeof compile>;
 /** Compiles a query; the error reads as the reference's. */
 export function compileQuery(query: string): Compiled {
   try {
-    return compile(query);
+    return jmespathNow().compile(query);
   } catch (err) {
     throw new ConfigError(`failed to compile JMESPath query: ${errorMessage(err)}`);
   }
@@ -90,7 +91,7 @@ output:
       process: perMessage(
         (msg) => {
           const doc = plainNumbers(msg.structured());
-          const result = TreeInterpreter.search(ast, doc as JSONValue);
+          const result = jmespathNow().TreeInterpreter.search(ast, doc as JSONValue);
           const out = msg.copy();
           setJsonResult(out, result);
           return out;
