@@ -74,8 +74,8 @@ export function prefixSuffixFields() {
   ] as const;
 }
 
-/** `init_files` ... `conn_max_open`, in the reference's order. */
-export function connectionFields() {
+/** `init_files` ... `conn_max_open`, in the reference's order; `maxOpen` says the pool's default size. */
+export function connectionFields(maxOpen = 'default 10') {
   return [
     field.array(
       field.string(
@@ -114,7 +114,7 @@ export function connectionFields() {
         advanced: true,
       },
     ),
-    field.int('conn_max_open', 'The most connections open at once (default 10).', {
+    field.int('conn_max_open', `The most connections open at once (${maxOpen}).`, {
       optional: true,
       advanced: true,
     }),
