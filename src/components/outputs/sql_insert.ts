@@ -14,9 +14,7 @@ import { connectionFields, insertFields, lintSqlDriver } from '../sql/fields.js'
 const fields = [
   ...insertFields({ table: 'events', columns: ['id', 'name', 'topic'], options: [['IGNORE']] }),
   field.int('max_in_flight', 'The most batches inserted at once.', { default: 64 }),
-  ...connectionFields(
-    'default 2: batches into one table gain little from more, and each postgres connection is a server process to start',
-  ),
+  ...connectionFields(),
   batchingField(),
 ] as const;
 
@@ -27,9 +25,6 @@ export type InsertStatementConfig = Pick<
   SqlInsertConfig,
   'table' | 'columns' | 'prefix' | 'suffix' | 'options'
 >;
-
-/** Connections when `conn_max_open` is not set. */
-const DEFAULT_MAX_OPEN = 2;
 
 /** Row counts whose statement text is kept, and of those how many are prepared on the server. */
 const CACHED_COUNTS = 16;
@@ -155,9 +150,7 @@ output:
     },
   ],
   async build(config, ctx: BuildContext): Promise<Output> {
-    // Two connections let one batch's statement run while the next is sent; more mostly added
-    // server start-up work (W8: 10 connections cost PostgreSQL 0.3 s of CPU, a third of a 30k run).
-    const db = new SqlDatabase({ ...config, conn_max_open: config.conn_max_open || DEFAULT_MAX_OPEN }, ctx);
+    const db = new SqlDatabase(config, ctx);
     return ctx.wrapWriter(new SqlInsertWriter(db, config, config.args_mapping ?? null), {
       maxInFlight: config.max_in_flight,
       batching: config.batching,

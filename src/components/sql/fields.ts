@@ -74,8 +74,8 @@ export function prefixSuffixFields() {
   ] as const;
 }
 
-/** `init_files` ... `conn_max_open`, in the reference's order; `maxOpen` says the pool's default size. */
-export function connectionFields(maxOpen = 'default 10') {
+/** `init_files` ... `conn_max_open`, in the reference's order. */
+export function connectionFields() {
   return [
     field.array(
       field.string(
@@ -114,7 +114,7 @@ export function connectionFields(maxOpen = 'default 10') {
         advanced: true,
       },
     ),
-    field.int('conn_max_open', `The most connections open at once (${maxOpen}).`, {
+    field.int('conn_max_open', 'The most connections open at once (default 10).', {
       optional: true,
       advanced: true,
     }),

@@ -90,33 +90,5 @@ describe('sql_insert statement reuse', () => {
       const [count] = await db.sql(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS d FROM ${table}`);
       assert.deepEqual(count, { n: 50, d: 50 });
     });
-
-    it('the output opens two connections unless told otherwise, however many batches are in flight', async (t) => {
-      if (!(await requireService(t, 'postgres'))) return;
-      const table = uniqueTable('nekton_conns');
-      await db.sql(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
-      t.after(() => db.sql(`DROP TABLE IF EXISTS ${table}`));
-      const { dsn } = await db.isolated();
-      const app = new URL(dsn).searchParams.get('application_name');
-      const output = await insertOutput.build(
-        configOf(insertOutput, {
-          driver: 'postgres',
-          dsn,
-          table,
-          columns: ['id', 'name'],
-          args_mapping: 'root = [ this.id, this.name ]',
-        }),
-        createTestContext(),
-      );
-      t.after(() => output.close());
-      await Promise.all(Array.from({ length: 20 }, (_, i) => output.write(batchOf(50, i * 50))));
-      const [open] = await db.sql(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
-        [app],
-      );
-      assert.ok(Number(open!.n) >= 1 && Number(open!.n) <= 2, `${open!.n} connections`);
-      const [rows] = await db.sql(`SELECT count(*)::int AS n FROM ${table}`);
-      assert.equal(rows!.n, 1000);
-    });
   });
 });
