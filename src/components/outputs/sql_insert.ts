@@ -26,7 +26,20 @@ export type InsertStatementConfig = Pick<
   'table' | 'columns' | 'prefix' | 'suffix' | 'options'
 >;
 
+/** Row counts whose statement text is kept, and of those how many are prepared on the server. */
+const CACHED_COUNTS = 16;
+const REUSED_COUNTS = 4;
+
+interface CachedStatement {
+  sql: string;
+  runs: number;
+  reuse: boolean;
+}
+
 export class SqlInsertWriter implements OutputWriter {
+  private readonly statements = new Map<number, CachedStatement>();
+  private reused = 0;
+
   constructor(
     private readonly db: SqlDatabase,
     private readonly config: InsertStatementConfig,
@@ -40,26 +53,52 @@ export class SqlInsertWriter implements OutputWriter {
 
   async write(batch: Batch): Promise<void> {
     const columns = this.config.columns.length;
-    const rows: unknown[][] = [];
+    // The values of every row in order, as the statement's placeholders take them.
+    const values: unknown[] = [];
     for (let i = 0; i < batch.length; i++) {
       const args = argsOf(this.args, batch, i);
       if (args.length !== columns)
         throw new Error(`args_mapping produced ${args.length} values for ${columns} columns (message ${i})`);
-      rows.push(args);
+      for (const v of args) values.push(v);
     }
-    if (rows.length === 0) return;
+    const rows = batch.length;
+    if (rows === 0) return;
     // A statement holds at most db.maxParameters values; bigger batches are split inside a transaction.
     const perStatement = Math.max(1, Math.floor(this.db.maxParameters / Math.max(1, columns)));
-    if (rows.length <= perStatement) {
-      await this.db.query(this.statement(rows.length), rows.flat());
+    if (rows <= perStatement) {
+      const { sql, reuse } = this.statementFor(rows);
+      await this.db.query(sql, values, { reuse });
       return;
     }
     await this.db.transaction(async (session) => {
-      for (let at = 0; at < rows.length; at += perStatement) {
-        const chunk = rows.slice(at, at + perStatement);
-        await session.query(this.statement(chunk.length), chunk.flat());
+      for (let at = 0; at < rows; at += perStatement) {
+        const n = Math.min(perStatement, rows - at);
+        const { sql, reuse } = this.statementFor(n);
+        await session.query(sql, values.slice(at * columns, (at + n) * columns), { reuse });
       }
     });
+  }
+
+  /**
+   * The statement for n rows, built once per row count. A count that comes back (every full batch)
+   * is marked for reuse, which postgres prepares once per connection: parsing a 500-row VALUES list
+   * was most of the server's work per batch. Only a few counts are, each holding server memory.
+   */
+  private statementFor(n: number): CachedStatement {
+    let cached = this.statements.get(n);
+    if (!cached) {
+      // Batches of many sizes (a period-driven policy): keep the prepared ones, rebuild the others.
+      if (this.statements.size >= CACHED_COUNTS)
+        for (const [count, s] of this.statements) if (!s.reuse) this.statements.delete(count);
+      cached = { sql: this.statement(n), runs: 0, reuse: false };
+      this.statements.set(n, cached);
+    }
+    cached.runs++;
+    if (!cached.reuse && cached.runs >= 2 && this.reused < REUSED_COUNTS) {
+      cached.reuse = true;
+      this.reused++;
+    }
+    return cached;
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
 // One database connection pool behind a small driver-neutral face (pg for postgres, mysql2 for
 // mysql/MariaDB, SQLite as WebAssembly for sqlite): statements with positional arguments,
 // transactions, rows as plain JSON values.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type * as MysqlModule from 'mysql2/promise';
 import type PgModule from 'pg';
@@ -10,10 +11,10 @@ import { ConfigError, errorMessage, NotConnectedError } from '../../engine/error
 import { expandPaths } from '../inputs/file.js';
 import { describeTarget, dialectOf, parseMysqlDsn, type SqlDialect } from './dsn.js';
 import type { SqlConnectionConfig } from './fields.js';
-import type { Pool, Row, SqlSession } from './pool.js';
+import type { Pool, QueryOptions, Row, SqlSession } from './pool.js';
 import { loadSqlite, openSqlite, type SqlitePool } from './sqlite.js';
 
-export type { Row, SqlSession };
+export type { QueryOptions, Row, SqlSession };
 
 // Error codes that mean the connection (not the statement) failed: reconnect, then retry.
 const CONNECTION_CODES = new Set([
@@ -90,6 +91,24 @@ const pgTypes = {
   },
 };
 
+// 26000: prepared statement does not exist; 42P05: it exists already. Both mean the connection the
+// driver prepared on is not the one the statement reached.
+const NAMED_STATEMENT_CODES = new Set(['26000', '42P05']);
+
+const statementNames = new Map<string, string>();
+
+/** A prepared statement's name from its text: the same text, the same name on every connection. */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    // Callers reuse few texts; the bound only guards against one that does not.
+    if (statementNames.size >= 64) statementNames.clear();
+    name = `nekton_${createHash('sha1').update(sql).digest('hex').slice(0, 32)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 function openPostgres(config: SqlConnectionConfig, onError: (err: Error) => void): Pool {
   const idle = config.conn_max_idle_time ?? 0;
   const life = config.conn_max_life_time ?? 0;
@@ -103,23 +122,34 @@ function openPostgres(config: SqlConnectionConfig, onError: (err: Error) => void
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', onError);
+  // Named statements are dropped for good when the server side refuses them (a pooler such as
+  // PgBouncer in transaction mode hands each statement to another connection): the failed batch is
+  // retried unnamed.
+  let named = true;
   const run = async (
     q: PgModule.Pool | PgModule.PoolClient,
     sql: string,
     args?: readonly unknown[],
+    options?: QueryOptions,
   ): Promise<Row[]> => {
     const params = args?.map((a) => driverArg(a, 'postgres'));
-    const res = await q.query({ text: sql, values: params });
-    const rows = Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows;
-    return (rows as Row[]).map(jsonRow);
+    const name = named && options?.reuse ? statementName(sql) : undefined;
+    try {
+      const res = await q.query({ text: sql, values: params, name });
+      const rows = Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows;
+      return (rows as Row[]).map(jsonRow);
+    } catch (err) {
+      if (name && NAMED_STATEMENT_CODES.has((err as { code?: string }).code ?? '')) named = false;
+      throw err;
+    }
   };
   return {
-    query: (sql, args) => run(pool, sql, args),
+    query: (sql, args, options) => run(pool, sql, args, options),
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const out = await fn({ query: (sql, args) => run(client, sql, args) });
+        const out = await fn({ query: (sql, args, options) => run(client, sql, args, options) });
         await client.query('COMMIT');
         client.release();
         return out;
@@ -279,8 +309,8 @@ export class SqlDatabase {
     return this.pool !== null;
   }
 
-  query(sql: string, args?: readonly unknown[]): Promise<Row[]> {
-    return this.use((pool) => pool.query(sql, args));
+  query(sql: string, args?: readonly unknown[], options?: QueryOptions): Promise<Row[]> {
+    return this.use((pool) => pool.query(sql, args, options));
   }
 
   transaction<T>(fn: (session: SqlSession) => Promise<T>): Promise<T> {
