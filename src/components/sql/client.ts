@@ -1,11 +1,11 @@
 // One database connection pool behind a small driver-neutral face (pg for postgres, mysql2 for
 // mysql/MariaDB, SQLite as WebAssembly for sqlite): statements with positional arguments,
 // transactions, rows as plain JSON values.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type * as MysqlModule from 'mysql2/promise';
 import type PgModule from 'pg';
 import type { Logger } from 'pino';
+import { nodeCrypto } from '../../base/lazy_builtins.js';
 import { Timestamp } from '../../bloblang/library.js';
 import { ConfigError, errorMessage, NotConnectedError } from '../../engine/errors.js';
 import { expandPaths } from '../inputs/file.js';
@@ -103,7 +103,7 @@ function statementName(sql: string): string {
   if (name === undefined) {
     // Callers reuse few texts; the bound only guards against one that does not.
     if (statementNames.size >= 64) statementNames.clear();
-    name = `nekton_${createHash('sha1').update(sql).digest('hex').slice(0, 32)}`;
+    name = `nekton_${nodeCrypto().createHash('sha1').update(sql).digest('hex').slice(0, 32)}`;
     statementNames.set(sql, name);
   }
   return name;
