@@ -6,13 +6,8 @@ import { defineComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { Batch } from '../../message/message.js';
 import { batchingField } from '../fields/batching.js';
-import {
-  lintRedisClient,
-  type RedisArgument,
-  type RedisTarget,
-  redisClientFields,
-  redisValue,
-} from '../redis/client.js';
+import { lintRedisClient, type RedisArgument, type RedisTarget, redisClientFields } from '../redis/client.js';
+import { bodyArgument } from '../redis/message_body.js';
 import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 export class RedisListWriter extends RedisWriterConnection implements OutputWriter {
@@ -32,7 +27,7 @@ export class RedisListWriter extends RedisWriterConnection implements OutputWrit
     if (this.key.isStatic) {
       // One key for the whole batch: a single push of every value, in order.
       const args: RedisArgument[] = [this.command, this.key.render(batch, 0)];
-      for (const msg of batch) args.push(redisValue(msg.bytes()));
+      for (const msg of batch) args.push(bodyArgument(msg));
       await this.sendAll([args]);
       return;
     }

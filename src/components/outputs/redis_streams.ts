@@ -14,6 +14,7 @@ import {
   redisClientFields,
   redisValue,
 } from '../redis/client.js';
+import { bodyArgument } from '../redis/message_body.js';
 import { RedisWriterConnection, redisOutput } from '../redis/writer.js';
 
 const fields = [
@@ -84,7 +85,7 @@ export class RedisStreamsWriter extends RedisWriterConnection implements OutputW
         if (k === bodyKey || (exclude.length > 0 && exclude.some((p) => k.startsWith(p)))) continue;
         args.push(k, redisValue(v));
       }
-      args.push(bodyKey, redisValue(msg.bytes()));
+      args.push(bodyKey, bodyArgument(msg));
       out.push(args);
     }
     return out;

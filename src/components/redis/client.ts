@@ -242,6 +242,8 @@ export class RedisSession {
 /** A metadata or field value as Redis stores it: strings as they are, bytes raw, others as JSON. */
 export function redisValue(value: unknown): RedisArgument {
   if (typeof value === 'string') return value;
+  // A Buffer (what scanned and encoded payloads are) as it is: no second view per argument.
+  if (Buffer.isBuffer(value)) return value;
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? '1' : '0';

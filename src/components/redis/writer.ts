@@ -14,8 +14,8 @@ import {
   RedisConnection,
   type RedisTarget,
   redisTarget,
-  redisValue,
 } from './client.js';
+import { bodyArgument } from './message_body.js';
 
 /** Builds a Redis output: the writer made for the configured server, wrapped by the engine. */
 export async function redisOutput(
@@ -71,7 +71,7 @@ export abstract class RedisWriterConnection {
 
   /** `command key content` per message, `key` rendered for each, in one round trip. */
   protected sendEach(command: string, key: Interpolation, batch: Batch): Promise<void> {
-    return this.sendAll(batch.map((msg, i) => [command, key.render(batch, i), redisValue(msg.bytes())]));
+    return this.sendAll(batch.map((msg, i) => [command, key.render(batch, i), bodyArgument(msg)]));
   }
 
   /**
