@@ -41,6 +41,11 @@ export class OrderedSlots {
     return this.tryTake(1) ? undefined : this.whenFree(1, noop);
   }
 
+  /** Whether a job waits for slots. */
+  hasWaiting(): boolean {
+    return this.head < this.queue.length;
+  }
+
   release(weight = 1): void {
     this.free += Math.min(weight, this.size);
     this.drain();

@@ -45,6 +45,13 @@ export interface StreamComponents {
 
 /** How many transactions may wait for their output at once (bounds memory; feeds batching). */
 const MAX_PENDING_TRANSACTIONS = 4096;
+/**
+ * When every transaction slot is taken and none was freed for this long, the output's partial
+ * batches are written: a policy that wants more than the slots can hold (`count: 5000`, a
+ * `byte_size` of many small messages, no `period`) would otherwise wait for messages that the
+ * stream can no longer admit, and the stream would stall for good.
+ */
+const STALLED_FLUSH_MS = 50;
 /** The most transactions a worker takes from an input's memory at once (see TransactionGroup). */
 const MAX_GROUP = 256;
 
@@ -66,6 +73,9 @@ export class Stream {
   }
   private nackedByStop = 0;
   private readonly slots = new OrderedSlots(MAX_PENDING_TRANSACTIONS);
+  /** Transactions settled so far: the stall check compares it across STALLED_FLUSH_MS. */
+  private settledCount = 0;
+  private stallCheck: NodeJS.Timeout | null = null;
   private readonly settledWaiters: Array<() => void> = [];
   private stopping = false;
   private lastErrorText: string | null = null;
@@ -309,7 +319,7 @@ export class Stream {
       }
       const out = batches;
       if (this.slots.tryTake(1)) this.dispatch(txn, out);
-      else await this.slots.whenFree(1, () => this.dispatch(txn, out));
+      else await this.waitForSlots(1, () => this.dispatch(txn, out));
     }
   }
 
@@ -435,7 +445,7 @@ export class Stream {
       from = to;
       const batch = live[i]!;
       if (this.slots.tryTake(1)) this.dispatchPart(group, batch, made);
-      else await this.slots.whenFree(1, () => this.dispatchPart(group, batch, made));
+      else await this.waitForSlots(1, () => this.dispatchPart(group, batch, made));
     }
   }
 
@@ -503,7 +513,7 @@ export class Stream {
     origins: number[] | null = null,
   ): Promise<void> {
     if (this.slots.tryTake(live.length)) this.dispatchGroup(group, live, out, origins);
-    else await this.slots.whenFree(live.length, () => this.dispatchGroup(group, live, out, origins));
+    else await this.waitForSlots(live.length, () => this.dispatchGroup(group, live, out, origins));
   }
 
   private dispatchGroup(
@@ -571,8 +581,32 @@ export class Stream {
     );
   }
 
+  /** Runs `dispatch` once `weight` transaction slots are free, watching for a stall meanwhile. */
+  private waitForSlots(weight: number, dispatch: () => void): Promise<void> {
+    this.watchForStall();
+    return this.slots.whenFree(weight, dispatch);
+  }
+
+  /**
+   * While dispatches wait for slots, checks every STALLED_FLUSH_MS that some transaction settled;
+   * when none did, flushes the output's batches (see STALLED_FLUSH_MS). One timer per stream, armed
+   * only while something waits (so it keeps the process alive: there is work left).
+   */
+  private watchForStall(): void {
+    if (this.stallCheck) return;
+    const settledBefore = this.settledCount;
+    this.stallCheck = setTimeout(() => {
+      this.stallCheck = null;
+      if (!this.slots.hasWaiting()) return;
+      if (this.settledCount === settledBefore && this.output.flush)
+        this.output.flush().catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`));
+      if (this.endedNs === null) this.watchForStall();
+    }, STALLED_FLUSH_MS);
+  }
+
   private finish(pending: PendingTxn): void {
     pending.settled = true;
+    this.settledCount++;
     if (this.pending.delete(pending)) this.slots.release(pending.weight);
     if (this.pending.size === 0) for (const w of this.settledWaiters.splice(0)) w();
   }
@@ -602,6 +636,8 @@ export class Stream {
 
   private markEnded(): void {
     if (this.endedNs === null) this.endedNs = process.hrtime.bigint();
+    if (this.stallCheck) clearTimeout(this.stallCheck);
+    this.stallCheck = null;
   }
 
   /** A message a processor failed on carries on flagged; its error still shows in the status. */

@@ -115,6 +115,23 @@ describe('stream groups', () => {
     assert.equal(successes(world), 1000);
   });
 
+  // A policy that wants more messages than the stream admits at once (4,096 waiting for the output)
+  // and has no period: the stream used to stall for good once every slot was taken.
+  for (const grouped of [true, false]) {
+    it(`writes partial batches when a count policy wants more than the stream admits (${grouped ? 'groups' : 'one by one'})`, async () => {
+      const world = new FakeWorld();
+      const stream = await buildStream(world, { messages: numbered(10_000), batchCount: 6_000, grouped });
+      await stream.run();
+      assert.deepEqual([...world.written].sort(), numbered(10_000).sort());
+      assert.equal(world.acks.length, 10_000);
+      assert.equal(successes(world), 10_000);
+      assert.ok(
+        world.writeAttempts.every((b) => b.length <= 4_096),
+        'a batch held more messages than the stream admits',
+      );
+    });
+  }
+
   it('replays the group of a failed batched write until everything is delivered', async () => {
     const world = new FakeWorld();
     world.failWrite = (attempt) => attempt === 2;
