@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { Batch } from '../message/message.js';
+import { admittedTransactions } from './admission.js';
 import { failedBatches, wholeFailure } from './batch_error.js';
 import type { ComponentBuilder } from './builder.js';
 import type {
@@ -43,13 +44,11 @@ export interface StreamComponents {
   output: ComponentConfig;
 }
 
-/** How many transactions may wait for their output at once (bounds memory; feeds batching). */
-const MAX_PENDING_TRANSACTIONS = 4096;
 /**
- * When every transaction slot is taken and none was freed for this long, the output's partial
- * batches are written: a policy that wants more than the slots can hold (`count: 5000`, a
- * `byte_size` of many small messages, no `period`) would otherwise wait for messages that the
- * stream can no longer admit, and the stream would stall for good.
+ * When every transaction slot (admission.ts) is taken and none was freed for this long, the
+ * output's partial batches are written: a policy that wants more than the slots can hold (a
+ * `byte_size` of many small messages, a count beyond MAX_ADMITTED, no `period`) would otherwise
+ * wait for messages that the stream can no longer admit, and the stream would stall for good.
  */
 const STALLED_FLUSH_MS = 50;
 /** The most transactions a worker takes from an input's memory at once (see TransactionGroup). */
@@ -72,7 +71,8 @@ export class Stream {
     return this.nackedByStop;
   }
   private nackedByStop = 0;
-  private readonly slots = new OrderedSlots(MAX_PENDING_TRANSACTIONS);
+  /** Transactions waiting for the output (see admission.ts). */
+  private readonly slots: OrderedSlots;
   /** Transactions settled so far: the stall check compares it across STALLED_FLUSH_MS. */
   private settledCount = 0;
   private stallCheck: NodeJS.Timeout | null = null;
@@ -98,8 +98,11 @@ export class Stream {
     private readonly logger: Logger,
     private readonly abort: AbortController,
     /** The pipeline threads the processors run on, or null: on the main thread. */
-    private readonly pool: ThreadPool | null = null,
-  ) {}
+    private readonly pool: ThreadPool | null,
+    admitted: number,
+  ) {
+    this.slots = new OrderedSlots(admitted);
+  }
 
   /** Worker threads that run the processors beside the main thread (`threads` - 1; 0: none). */
   get pipelineThreads(): number {
@@ -147,7 +150,8 @@ export class Stream {
         : components.pipeline.threads > 0
           ? components.pipeline.threads
           : 2;
-      return new Stream(input, buffer, processors, output, threads, logger, abort, pool);
+      const admitted = admittedTransactions(components.output.config);
+      return new Stream(input, buffer, processors, output, threads, logger, abort, pool, admitted);
     } catch (err) {
       abort.abort(STOPPED);
       for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -669,7 +673,7 @@ class PendingTxn {
     readonly txn: Transaction | null,
     readonly group: TransactionGroup | null,
     readonly batches: readonly Batch[] | null,
-    /** Slots of MAX_PENDING_TRANSACTIONS it holds. */
+    /** Transaction slots it holds (admission.ts). */
     readonly weight: number,
     /** A group's batches as written (what `batches` became). */
     readonly written: readonly Batch[] | null = null,

@@ -115,8 +115,9 @@ describe('stream groups', () => {
     assert.equal(successes(world), 1000);
   });
 
-  // A policy that wants more messages than the stream admits at once (4,096 waiting for the output)
-  // and has no period: the stream used to stall for good once every slot was taken.
+  // A policy that wants more messages than the stream admits at once and has no period: the stream
+  // used to stall for good once every slot was taken. The fake output's `batch_count` is not a
+  // `batching` field, so the stream admits its minimum (4,096; admission.ts) and must flush.
   for (const grouped of [true, false]) {
     it(`writes partial batches when a count policy wants more than the stream admits (${grouped ? 'groups' : 'one by one'})`, async () => {
       const world = new FakeWorld();
