@@ -2,7 +2,11 @@
 // a direct client to set up and check tables (never through the component under test).
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
+import { spec as insertOutput, type SqlInsertConfig } from '../../../src/components/outputs/sql_insert.js';
+import { parseFields } from '../../../src/config/spec.js';
+import { createTestContext } from '../../helpers/context.js';
 import { MARIADB_DSN, POSTGRES_DSN, postgresPool, type ServiceName } from '../../helpers/kit.js';
+import { configOf } from '../reference.js';
 
 export interface TestDatabase {
   name: 'postgres' | 'mariadb';
@@ -95,4 +99,9 @@ export function mariadb(): TestDatabase {
     },
     close: () => pool.end(),
   };
+}
+
+/** An sql_insert config as its factory receives it (defaults filled, durations and mappings parsed). */
+export function parsedInsertConfig(given: Record<string, unknown>): SqlInsertConfig {
+  return parseFields(insertOutput.fields, configOf(insertOutput, given), createTestContext());
 }

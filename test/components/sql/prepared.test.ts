@@ -3,22 +3,12 @@
 // statements (a pooler in between) fails one batch, after which statements run unnamed.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import {
-  spec as insertOutput,
-  type SqlInsertConfig,
-  SqlInsertWriter,
-} from '../../../src/components/outputs/sql_insert.js';
+import { SqlInsertWriter } from '../../../src/components/outputs/sql_insert.js';
 import { type QueryOptions, SqlDatabase } from '../../../src/components/sql/client.js';
-import { parseFields } from '../../../src/config/spec.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
 import { requireService } from '../../helpers/kit.js';
-import { configOf } from '../reference.js';
-import { postgres, uniqueTable } from './databases.js';
-
-function parsedConfig(given: Record<string, unknown>): SqlInsertConfig {
-  return parseFields(insertOutput.fields, configOf(insertOutput, given), createTestContext());
-}
+import { parsedInsertConfig, postgres, uniqueTable } from './databases.js';
 
 const batchOf = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => new Message(JSON.stringify({ id: from + i, name: `n${from + i}` })));
@@ -35,7 +25,7 @@ describe('sql_insert statement reuse', () => {
         return [];
       },
     } as unknown as SqlDatabase;
-    const config = parsedConfig({
+    const config = parsedInsertConfig({
       driver: 'postgres',
       dsn: 'postgres://x/y',
       table: 't',
@@ -67,7 +57,7 @@ describe('sql_insert statement reuse', () => {
       const table = uniqueTable('nekton_prepared');
       await db.sql(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
       t.after(() => db.sql(`DROP TABLE IF EXISTS ${table}`));
-      const config = parsedConfig({
+      const config = parsedInsertConfig({
         driver: 'postgres',
         dsn: db.dsn,
         table,

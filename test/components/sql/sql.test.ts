@@ -6,11 +6,7 @@ import { InprocReader } from '../../../src/components/inputs/inproc.js';
 import { spec as rawInput } from '../../../src/components/inputs/sql_raw.js';
 import { spec as selectInput } from '../../../src/components/inputs/sql_select.js';
 import { InprocWriter } from '../../../src/components/outputs/inproc.js';
-import {
-  spec as insertOutput,
-  type SqlInsertConfig,
-  SqlInsertWriter,
-} from '../../../src/components/outputs/sql_insert.js';
+import { spec as insertOutput, SqlInsertWriter } from '../../../src/components/outputs/sql_insert.js';
 import { spec as rawOutput } from '../../../src/components/outputs/sql_raw.js';
 import { spec as insertProcessor } from '../../../src/components/processors/sql_insert.js';
 import { spec as rawProcessor } from '../../../src/components/processors/sql_raw.js';
@@ -19,7 +15,6 @@ import { registry } from '../../../src/components/registry.js';
 import { SqlDatabase } from '../../../src/components/sql/client.js';
 import { schemaProvider } from '../../../src/config/schema.js';
 import { toServiceConfig } from '../../../src/config/service_config.js';
-import { parseFields } from '../../../src/config/spec.js';
 import { buildLineIndex, parseYaml, yamlToValue } from '../../../src/config/yaml_document.js';
 import type { Input } from '../../../src/engine/component.js';
 import { Stream } from '../../../src/engine/stream.js';
@@ -28,12 +23,7 @@ import { buildResources } from '../../../src/service/build_resources.js';
 import { createTestContext, createTestEnv } from '../../helpers/context.js';
 import { requireService, waitFor } from '../../helpers/kit.js';
 import { configOf } from '../reference.js';
-import { mariadb, postgres, type TestDatabase, uniqueTable } from './databases.js';
-
-/** An sql_insert config as its factory receives it (defaults filled, durations and mappings parsed). */
-function parsedInsertConfig(given: Record<string, unknown>): SqlInsertConfig {
-  return parseFields(insertOutput.fields, configOf(insertOutput, given), createTestContext());
-}
+import { mariadb, parsedInsertConfig, postgres, type TestDatabase, uniqueTable } from './databases.js';
 
 const provider = schemaProvider(registry);
 
