@@ -242,6 +242,9 @@ export class WriterOutput implements Output {
         this.link.up();
         return true;
       } catch (err) {
+        // Closed while connecting (a stream whose input was empty ends at once): the attempt
+        // failed because the writer was closed under it, which is no connection error to report.
+        if (this.closing) return false;
         const wait = this.link.failed(err, backoff);
         if (!(await sleep(wait, this.stopController.signal))) return false;
       }

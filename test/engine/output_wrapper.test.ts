@@ -152,6 +152,31 @@ describe('WriterOutput', () => {
     assert.equal(totals.get('output_batch_sent'), 2);
   });
 
+  it('close() while connecting logs no connection error and does not retry', async () => {
+    let failConnect: (err: Error) => void = () => undefined;
+    let connects = 0;
+    const writer: OutputWriter = {
+      connect: () => {
+        connects++;
+        return new Promise<void>((_, reject) => (failConnect = reject));
+      },
+      write: async () => undefined,
+      // As a pool does: closing it fails the connect in progress.
+      close: async () => failConnect(new Error('closed')),
+    };
+    const errors: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => errors.push(line) });
+    const output = new WriterOutput(writer, { label: '', path: 'root.output', logger, metrics: noopScope });
+    await turn();
+    await output.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(
+      errors.filter((l) => l.includes('failed to connect')),
+      [],
+    );
+    assert.equal(connects, 1);
+  });
+
   it('close() waits for the writes in flight before closing the writer', async () => {
     const writer = new GatedWriter();
     const output = wrap(writer, 4);
