@@ -76,6 +76,7 @@ export class Stream {
   /** Transactions settled so far: the stall check compares it across STALLED_FLUSH_MS. */
   private settledCount = 0;
   private stallCheck: NodeJS.Timeout | null = null;
+  private stallFlush: Promise<void> | null = null;
   private readonly settledWaiters: Array<() => void> = [];
   private stopping = false;
   private lastErrorText: string | null = null;
@@ -602,8 +603,16 @@ export class Stream {
     this.stallCheck = setTimeout(() => {
       this.stallCheck = null;
       if (!this.slots.hasWaiting()) return;
-      if (this.settledCount === settledBefore && this.output.flush)
-        this.output.flush().catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`));
+      // One stall flush at a time: a broker's flush lasts until its partial batch is delivered,
+      // which an output that is down does not do every 50 ms.
+      if (this.settledCount === settledBefore && this.output.flush && !this.stallFlush) {
+        this.stallFlush = this.output
+          .flush()
+          .catch((e) => this.logger.warn(`flushing output: ${errorMessage(e)}`))
+          .finally(() => {
+            this.stallFlush = null;
+          });
+      }
       if (this.endedNs === null) this.watchForStall();
     }, STALLED_FLUSH_MS);
   }

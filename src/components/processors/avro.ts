@@ -2,13 +2,13 @@
 // JSON with a schema given inline or read from a file:// or http:// address (avsc).
 import { readFile } from 'node:fs/promises';
 import type avsc from 'avsc';
+import { avscNow } from '../../base/lazy_packages.js';
 import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import type { Processor } from '../../engine/component.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
 import { perMessage, processorErrorLog } from '../../engine/processor_helpers.js';
 import { parsesPlainly } from '../../message/json.js';
 import type { Message } from '../../message/message.js';
-import { avscNow } from '../lazy_libraries.js';
 import { rabinFingerprint, unwrapSingleObject, wrapSingleObject } from './avro_single_object.js';
 
 const fields = [

@@ -3,8 +3,8 @@
 // discarded), 64-bit integers as numbers or strings, enums by name or number, bytes as base64,
 // well-known types in their special forms.
 import type protobuf from 'protobufjs';
+import { longNow, protobufNow } from '../../base/lazy_packages.js';
 import { JsonNumber } from '../../bloblang/library.js';
-import { longNow, protobufNow } from '../lazy_libraries.js';
 import { type CompiledReader, compileReader } from './protobuf_json_codegen.js';
 import { parseDuration, parseTimestamp } from './protobuf_time.js';
 import { jsonName, mapKeyType, SPECIAL_FORMS, valueField, WRAPPER_TYPES } from './protobuf_to_json.js';

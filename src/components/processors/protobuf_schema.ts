@@ -4,8 +4,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type protobuf from 'protobufjs';
+import { protobufNow } from '../../base/lazy_packages.js';
 import { ConfigError, errorMessage } from '../../engine/errors.js';
-import { protobufNow } from '../lazy_libraries.js';
 
 /** Every non-hidden .proto file under dir, depth first in name order. */
 function protoFilesUnder(dir: string): string[] {

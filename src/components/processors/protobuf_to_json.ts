@@ -4,8 +4,8 @@
 // `decode` operator asks for "structured" values instead: 64-bit integers as numbers, bytes as
 // bytes and timestamps as timestamps.
 import type protobuf from 'protobufjs';
+import { longNow, protobufNow } from '../../base/lazy_packages.js';
 import { Timestamp } from '../../bloblang/library.js';
-import { longNow, protobufNow } from '../lazy_libraries.js';
 import { type CompiledWriter, compileWriter, type WriterKind } from './protobuf_json_codegen.js';
 import { formatDuration, formatTimestamp } from './protobuf_time.js';
 

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import type avsc from 'avsc';
 import { OutputBudget } from '../../base/decompression/limit.js';
 import { snappyDecode } from '../../base/decompression/snappy.js';
+import { avscNow } from '../../base/lazy_packages.js';
 import { defineComponent, field } from '../../config/spec.js';
 import { Message } from '../../message/message.js';
-import { avscNow } from '../lazy_libraries.js';
 import { rabinFingerprint } from '../processors/avro_single_object.js';
 import { asBuffer, type ByteSource, type Scanner } from './scanner.js';
 
