@@ -133,6 +133,25 @@ describe('stream groups', () => {
     });
   }
 
+  it('replays a stalled partial batch whose write failed, losing nothing', async () => {
+    const world = new FakeWorld();
+    world.failWrite = (attempt) => attempt === 1;
+    const stream = await buildStream(world, {
+      messages: numbered(10_000),
+      batchCount: 6_000,
+      autoReplayNacks: true,
+    });
+    await stream.run();
+    assert.deepEqual([...new Set(world.written)].sort(), numbered(10_000).sort());
+    const failed = world.writeAttempts[0]!;
+    assert.ok(failed.length > 0);
+    const later = new Set(world.writeAttempts.slice(1).flat());
+    assert.ok(
+      failed.every((m) => later.has(m)),
+      'a message of the failed stalled batch was not written again',
+    );
+  });
+
   it('replays the group of a failed batched write until everything is delivered', async () => {
     const world = new FakeWorld();
     world.failWrite = (attempt) => attempt === 2;
