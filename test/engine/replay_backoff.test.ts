@@ -63,13 +63,15 @@ describe('replay backoff', () => {
       message: 'the others, and six attempts',
     });
     const elapsed = performance.now() - started;
+    // Closed at once: the next replay waits 16 ms or more, and on a loaded machine asserting first
+    // could let it run before the close (the source then saw the failure itself).
+    stop = true;
+    await input.close();
+    await consume;
     assert.deepEqual(delivered, ['a', 'b', 'c']);
     // Attempts 2 to 6 waited 0, 1, 2, 4 and 8 ms first: at least 15 ms in all (without backoff
     // six attempts take microseconds). A loaded machine only makes it slower, never faster.
     assert.ok(elapsed >= 15, `six attempts in ${elapsed.toFixed(1)} ms`);
-    stop = true;
-    await input.close();
-    await consume;
     // The replay still waiting was handed back to its source as a nack, not forgotten.
     assert.deepEqual(reader.settled.get('bad'), ['input closed before replay']);
     assert.deepEqual(reader.settled.get('a'), [null]);

@@ -38,7 +38,9 @@ input:
     address: ${source.address}
 pipeline:
   processors:
-    - sleep: { duration: 2ms }
+    # 10 ms a message: the test must see some but not all of the 100 through before it kills
+    # the servers, also when a loaded machine polls late (2 ms let all 100 through once in CI).
+    - sleep: { duration: 10ms }
 output:
   beanstalkd:
     address: ${sink.address}
