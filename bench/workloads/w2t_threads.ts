@@ -10,8 +10,6 @@ import { type Measured, type Metrics, num, ratioRow, type Workload } from '../ha
 import { timeCommand, timeNekton } from '../processes.js';
 import { batchedMappingConfig } from './w7_batching.js';
 
-const WORKERS = { NEKTON_PIPELINE_WORKERS: '1' };
-
 export function w2tThreads(workDir: string, docs = 1_000_000): Workload {
   const dataFile = join(workDir, 'w2t-docs.jsonl');
   const figures = (seconds: number): Metrics => ({ rate: docs / seconds });
@@ -29,14 +27,13 @@ export function w2tThreads(workDir: string, docs = 1_000_000): Workload {
       writeFileSync(two, batchedMappingConfig(dataFile, 0, 2));
     },
     contenders: [
-      // Worker threads are opt-in (NEKTON_PIPELINE_WORKERS); both contenders run with it on.
-      { name: 'nekton threads 2', run: async () => figures(await timeNekton(['-c', two], WORKERS)) },
-      { name: 'nekton threads 1', run: async () => figures(await timeNekton(['-c', one], WORKERS)) },
+      { name: 'nekton threads 2', run: async () => figures(await timeNekton(['-c', two])) },
+      { name: 'nekton threads 1', run: async () => figures(await timeNekton(['-c', one])) },
       {
         name: 'two nekton processes at once',
         run: async () => {
           const started = process.hrtime.bigint();
-          await Promise.all([timeNekton(['-c', one], WORKERS), timeNekton(['-c', one], WORKERS)]);
+          await Promise.all([timeNekton(['-c', one]), timeNekton(['-c', one])]);
           return { rate: (2 * docs) / (Number(process.hrtime.bigint() - started) / 1e9) };
         },
       },

@@ -75,6 +75,12 @@ export class ComponentBuilder {
     return this.env.baseDir;
   }
 
+  /** What pipeline threads report through: the stream's metrics, its id, whether spans are recorded. */
+  get threadEnv(): { metrics: MetricsProvider; streamId?: string; traced: boolean } {
+    const { metrics, streamId, tracing } = this.env;
+    return { metrics, streamId, traced: tracing !== undefined };
+  }
+
   /** Built on first use: most streams never read a config at run time. */
   private get schemaLookup(): SchemaProvider {
     this.schemas ??= schemaProvider(this.env.registry);

@@ -23,7 +23,14 @@ import { inheritResponseStore } from './inherit_response_store.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
 import { PauseGate } from './pause_gate.js';
-import { IN_FLIGHT, staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
+import {
+  IN_FLIGHT,
+  reserveThreads,
+  spreadsWork,
+  staysOnMain,
+  ThreadPool,
+  threadCount,
+} from './threads/pool.js';
 import type { Outcome } from './threads/wire.js';
 import { timerDelay } from './timer_delay.js';
 
@@ -108,6 +115,11 @@ export class Stream {
   /** Worker threads that run the processors beside the main thread (`threads` - 1; 0: none). */
   get pipelineThreads(): number {
     return this.pool?.size ?? 0;
+  }
+
+  /** How many groups the pipeline threads answered so far (the rest ran on the main thread). */
+  get pipelineThreadGroups(): number {
+    return this.pool?.answered ?? 0;
   }
 
   /** Settles once the pipeline threads are ready (or were given up): until then groups run here. */
@@ -691,15 +703,22 @@ class PendingTxn {
   ) {}
 }
 
-/** `NEKTON_PIPELINE_WORKERS=1` (or `true`) runs `pipeline.threads` on worker threads. */
-export function pipelineWorkersEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.NEKTON_PIPELINE_WORKERS;
-  return value === '1' || value?.toLowerCase() === 'true';
+/**
+ * `NEKTON_PIPELINE_WORKERS`: `0`/`false` keeps `pipeline.threads` on the main thread (its async
+ * workers); `1`/`true` uses worker threads even for processors with nothing to spread (a `noop`);
+ * unset, startPool decides.
+ */
+export function pipelineWorkersSetting(env: NodeJS.ProcessEnv = process.env): 'off' | 'on' | 'auto' {
+  const value = env.NEKTON_PIPELINE_WORKERS?.toLowerCase();
+  if (value === '0' || value === 'false') return 'off';
+  if (value === '1' || value === 'true') return 'on';
+  return 'auto';
 }
 
 /**
- * Pipeline threads when the config asks for more than one and every processor can cross (see
- * threads/pool.ts); otherwise null, with an info line saying why the processors stay here.
+ * Pipeline threads when the config asks for more than one, the processors have work to spread,
+ * every one of them can cross (see threads/pool.ts), nothing needs their spans and the process has
+ * a core left for them; otherwise null, with an info line saying why the processors stay here.
  */
 function startPool(
   pipeline: StreamComponents['pipeline'],
@@ -708,17 +727,27 @@ function startPool(
   logger: Logger,
 ): ThreadPool | null {
   if (pipeline.processors.length === 0) return null;
-  // Opt-in (docs/guides/performance.md): on 2 cores threads cost ~1.25x the CPU per message of one
-  // thread for W2 and ~1.2x for a noop file copy, so `threads` keeps its async workers unless asked.
-  if (!pipelineWorkersEnabled()) return null;
   if (!pipeline.threadsWritten && pipeline.threads <= 1) return null;
-  const size = threadCount(pipeline.threads, availableParallelism());
+  const cores = availableParallelism();
+  const size = threadCount(pipeline.threads, cores);
   if (size <= 1) return null;
-  const why = staysOnMain(pipeline.processors);
-  if (why) {
+  const stay = (why: string) => {
     logger.info(`pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${why}`);
     return null;
-  }
+  };
+  const setting = pipelineWorkersSetting();
+  if (setting === 'off') return stay('NEKTON_PIPELINE_WORKERS turns worker threads off');
+  const why = staysOnMain(pipeline.processors);
+  if (why) return stay(why);
+  // A noop copy costs ~1.2x the CPU on threads for nothing: there is no work to share.
+  if (setting === 'auto' && !spreadsWork(pipeline.processors))
+    return stay('they have no per-message work to spread');
+  const { metrics, streamId, traced } = builder.threadEnv;
+  if (traced) return stay('tracing records their spans here');
+  // The main thread is one of the pipelines: it runs a group itself when every thread is busy.
+  const granted = reserveThreads(size - 1, cores);
+  if (granted === 0)
+    return stay(`the process already runs ${cores - 1} pipeline thread(s), one per spare core`);
   // The threads start while the stream does: until one has built the processors, the main thread
   // runs every group itself (a thread takes ~0.1-0.2 s to load the bundle and build them).
   return ThreadPool.launch(
@@ -726,11 +755,12 @@ function startPool(
       processors: pipeline.processors,
       logLevel: logger.level,
       baseDir: builder.baseDir,
+      streamId,
       contentBack: !discardsContent(output),
     },
-    // The main thread is one of the pipelines: it runs a group itself when every thread is busy.
-    size - 1,
+    granted,
     logger,
+    metrics,
     (err) =>
       logger.info(
         `pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${errorMessage(err)}`,

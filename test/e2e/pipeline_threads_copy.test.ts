@@ -22,6 +22,7 @@ async function copy(processor: string): Promise<{ lines: string[]; stderr: strin
   writeFileSync(input, `${docs.join('\n')}\n`);
   writeFileSync(config, copyConfig(input, output, processor));
   const result = await runNekton(['-c', config], {
+    // `1` puts even a `noop` on the thread (left alone it stays on the main thread: nothing to spread).
     env: { NEKTON_PIPELINE_WORKERS: '1' },
     timeoutMs: 300_000,
   });

@@ -15,9 +15,9 @@ import { createTestEnv } from '../helpers/context.js';
 import { FakeWorld, fakeSpecs, fakeStream, throwerProcessor } from '../helpers/fake_components.js';
 import { waitFor } from '../helpers/kit.js';
 
-// Worker threads are opt-in (src/engine/stream.ts): this file runs in its own process, so turning
-// them on here affects nothing else.
-process.env.NEKTON_PIPELINE_WORKERS = '1';
+// Worker threads are on unless NEKTON_PIPELINE_WORKERS=0 (src/engine/stream.ts): whatever the
+// environment says, this file looks at them.
+delete process.env.NEKTON_PIPELINE_WORKERS;
 
 const docs = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ n: i, name: `doc ${i}` }));
 

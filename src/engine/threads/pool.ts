@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Batch } from '../../message/message.js';
+import type { MetricsProvider } from '../builder.js';
 import type { ComponentConfig } from '../context.js';
+import { MetricsForwarder } from './forwarded_metrics.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 import { type Outcome, readOutcomes, writeGroup } from './wire.js';
 
@@ -77,6 +79,54 @@ function* nestedComponents(value: unknown): Generator<ComponentConfig> {
   for (const v of Object.values(o)) yield* nestedComponents(v);
 }
 
+/**
+ * Processors with no per-message work worth a thread: a pipeline made only of these (nested ones
+ * included) stays on the main thread, where a `noop` file copy costs 0.8x the CPU it costs with
+ * threads. Anything else (a mapping, a codec, a compression...) is work to spread.
+ */
+const LIGHT = new Set([
+  'bounds_check',
+  'catch',
+  'for_each',
+  'insert_part',
+  'log',
+  'noop',
+  'parallel',
+  'select_parts',
+  'sleep',
+  'split',
+  'try',
+]);
+
+/** Whether some processor, nested ones included, does per-message work a thread can take. */
+export function spreadsWork(processors: readonly ComponentConfig[]): boolean {
+  const heavy = (cc: ComponentConfig): boolean => {
+    if (!LIGHT.has(cc.type)) return true;
+    for (const nested of nestedComponents(cc.config)) if (heavy(nested)) return true;
+    return false;
+  };
+  return processors.some(heavy);
+}
+
+/** Pipeline threads running in this process, across every stream. */
+let threadsInUse = 0;
+
+/**
+ * How many of `wanted` pipeline threads a stream may start: all streams of a process share
+ * cores - 1 of them (the main thread is a pipeline too), so a streams-mode process running a
+ * thousand configs that say `threads: -1` does not start a thousand threads per core. Given back
+ * with releaseThreads().
+ */
+export function reserveThreads(wanted: number, cores: number): number {
+  const granted = Math.max(0, Math.min(wanted, cores - 1 - threadsInUse));
+  threadsInUse += granted;
+  return granted;
+}
+
+export function releaseThreads(count: number): void {
+  threadsInUse = Math.max(0, threadsInUse - count);
+}
+
 /** One per core when the config says -1 or 0, as the reference reads it. */
 export function threadCount(configured: number, cores: number): number {
   return configured > 0 ? configured : cores;
@@ -125,14 +175,22 @@ export class ThreadPool {
   private readonly threads = new Set<Thread>();
   private readonly queued: Array<{ batches: readonly Batch[]; waiting: Waiting }> = [];
   private nextId = 0;
+  /** Groups the threads answered (done or failed). */
+  answered = 0;
   private closing = false;
   private crashesInARow = 0;
   private restartTimer: NodeJS.Timeout | null = null;
 
+  private readonly forwarder: MetricsForwarder;
+
   private constructor(
     private readonly setup: WorkerSetup,
     private readonly logger: Logger,
-  ) {}
+    metrics: MetricsProvider,
+    private readonly reserved: number,
+  ) {
+    this.forwarder = new MetricsForwarder(metrics);
+  }
 
   /**
    * Starts `size` threads without waiting for them: until one is ready, hasRoom() is false and the
@@ -143,9 +201,10 @@ export class ThreadPool {
     setup: WorkerSetup,
     size: number,
     logger: Logger,
+    metrics: MetricsProvider,
     onRefused: (err: Error) => void,
   ): ThreadPool {
-    const pool = new ThreadPool(setup, logger);
+    const pool = new ThreadPool(setup, logger, metrics, size);
     const spawned: Promise<void>[] = [];
     for (let i = 0; i < size; i++) {
       spawned.push(
@@ -192,6 +251,7 @@ export class ThreadPool {
 
   /** Stops every thread; groups still on them fail (the stream nacks them). */
   async close(): Promise<void> {
+    if (!this.closing) releaseThreads(this.reserved);
     this.closing = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const stopped = new Error('the pipeline threads were stopped');
@@ -257,7 +317,12 @@ export class ThreadPool {
             void worker.terminate();
             reject(new Error(`a pipeline thread could not build the processors: ${msg.error}`));
             return;
+          case 'log':
+            this.relog(msg.line);
+            return;
           case 'done': {
+            this.answered++;
+            if (msg.metrics) this.forwarder.apply(msg.metrics);
             const waiting = thread.inFlight.get(msg.id);
             thread.inFlight.delete(msg.id);
             this.crashesInARow = 0;
@@ -270,6 +335,8 @@ export class ThreadPool {
             return;
           }
           case 'error': {
+            this.answered++;
+            if (msg.metrics) this.forwarder.apply(msg.metrics);
             const waiting = thread.inFlight.get(msg.id);
             thread.inFlight.delete(msg.id);
             waiting?.reject(new Error(msg.error));
@@ -293,6 +360,24 @@ export class ThreadPool {
       worker.on('error', (err) => lost(err.message));
       worker.on('exit', (code) => lost(`exit code ${code}`));
     });
+  }
+
+  /** A thread's log line, written by the stream's logger (its level was applied on the thread). */
+  private relog(line: string): void {
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    const { level, msg, time: _time, pid: _pid, hostname: _hostname, ...fields } = entry;
+    const name = typeof level === 'number' ? this.logger.levels.labels[level] : undefined;
+    if (!name) return;
+    // Fields the stream's logger already carries (its stream id) are not written twice.
+    const own = this.logger.bindings();
+    for (const key of Object.keys(fields)) if (own[key] === fields[key]) delete fields[key];
+    const write = (this.logger as unknown as Record<string, (o: object, m?: string) => void>)[name];
+    write?.call(this.logger, fields, typeof msg === 'string' ? msg : undefined);
   }
 
   /** A new thread in place of one that crashed; crashes in a row wait longer each time. */

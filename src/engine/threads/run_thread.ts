@@ -9,19 +9,28 @@ import { ComponentBuilder } from '../builder.js';
 import type { Processor } from '../component.js';
 import { asError } from '../errors.js';
 import { MemoryInprocBus } from '../inproc.js';
-import { noopMetrics } from '../noop_metrics.js';
 import { runProcessors } from '../observed_processor.js';
 import type { Registry } from '../registry.js';
 import { ResourceManager } from '../resources.js';
+import { RecordingMetrics } from './forwarded_metrics.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 import { type Outcome, type OutcomeTexts, readGroup, structureText, writeOutcomes } from './wire.js';
 
-async function build(registry: Registry, setup: WorkerSetup, abort: AbortController): Promise<Processor[]> {
-  const logger = pino({ level: setup.logLevel }, pino.destination({ dest: 2, sync: true }));
+async function build(
+  registry: Registry,
+  setup: WorkerSetup,
+  abort: AbortController,
+  metrics: RecordingMetrics,
+  post: (msg: FromWorker) => void,
+): Promise<Processor[]> {
+  // Lines go to the main thread, which writes them with the stream's logger (its format, its file).
+  const toMain = { write: (line: string) => post({ kind: 'log', line }) };
+  const logger = pino({ level: setup.logLevel }, toMain);
   const builder = new ComponentBuilder({
     registry,
     logger,
-    metrics: noopMetrics,
+    metrics,
+    streamId: setup.streamId,
     resources: new ResourceManager(),
     inproc: new MemoryInprocBus(),
     signal: abort.signal,
@@ -74,7 +83,8 @@ export function serveThread(registry: Registry): void {
   const port = parentPort!;
   const setup = workerData as WorkerSetup;
   const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
-  build(registry, setup, new AbortController()).then(
+  const metrics = new RecordingMetrics();
+  build(registry, setup, new AbortController(), metrics, post).then(
     (processors) => {
       port.on('message', (msg: ToWorker) => {
         if (msg.kind === 'crash') {
@@ -88,9 +98,11 @@ export function serveThread(registry: Registry): void {
         runAll(processors, readGroup(msg.packet), setup.contentBack)
           .then(({ outcomes, texts }) => {
             const { packet, transfer } = writeOutcomes(outcomes, texts, setup.contentBack);
-            post({ kind: 'done', id, packet }, transfer);
+            post({ kind: 'done', id, packet, metrics: metrics.drain() }, transfer);
           })
-          .catch((err: unknown) => post({ kind: 'error', id, error: asError(err).message }));
+          .catch((err: unknown) =>
+            post({ kind: 'error', id, error: asError(err).message, metrics: metrics.drain() }),
+          );
       });
       post({ kind: 'ready' });
     },

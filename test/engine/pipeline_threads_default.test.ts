@@ -1,0 +1,150 @@
+// pipeline.threads on worker threads by default (no NEKTON_PIPELINE_WORKERS): a mapping is spread
+// over the spare cores, its metrics are counted and its log lines written as on the main thread; a
+// pipeline with nothing to spread, a process out of spare cores and NEKTON_PIPELINE_WORKERS=0 keep
+// the processors on the main thread, each saying why.
+import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { registry as builtins } from '../../src/components/registry.js';
+import type { MetricsProvider } from '../../src/engine/builder.js';
+import type { ComponentConfig, MetricsScope } from '../../src/engine/context.js';
+import { Registry } from '../../src/engine/registry.js';
+import { Stream } from '../../src/engine/stream.js';
+import { releaseThreads, reserveThreads, spreadsWork } from '../../src/engine/threads/pool.js';
+import { createTestEnv } from '../helpers/context.js';
+import { FakeWorld, fakeSpecs, fakeStream } from '../helpers/fake_components.js';
+
+delete process.env.NEKTON_PIPELINE_WORKERS;
+
+const docs = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ n: i, name: `doc ${i}` }));
+
+function processor(type: string, config: unknown, at = 0): ComponentConfig {
+  return { type, label: '', config, processors: [], path: `root.pipeline.processors.${at}`, raw: config };
+}
+
+const MAPPING = 'root.id = this.n\nroot.name = this.name.uppercase()';
+
+/** Counts every counter increment and timer observation by `path name`. */
+function countingMetrics(): { provider: MetricsProvider; counts: Map<string, number> } {
+  const counts = new Map<string, number>();
+  const bump = (key: string, n: number) => counts.set(key, (counts.get(key) ?? 0) + n);
+  const scopeAt = (path: string): MetricsScope => ({
+    counter: (name) => ({ inc: (n = 1) => bump(`${path} ${name}`, n) }),
+    timer: (name) => ({
+      observeNs: () => bump(`${path} ${name}`, 1),
+      observeNsTimes: (_ns, times) => bump(`${path} ${name}`, times),
+    }),
+    gauge: () => ({ set: () => undefined }),
+    child: (_label, childPath) => scopeAt(childPath),
+  });
+  return { provider: { scope: (labels) => scopeAt(labels.path) }, counts };
+}
+
+interface Built {
+  stream: Stream;
+  world: FakeWorld;
+  counts: Map<string, number>;
+  logs: Array<Record<string, unknown>>;
+}
+
+async function build(options: Parameters<typeof fakeStream>[0]): Promise<Built> {
+  const world = new FakeWorld();
+  const { builder, env, abort } = createTestEnv({
+    registry: new Registry([...builtins.list(), ...fakeSpecs(world)]),
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  env.logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
+  const { provider, counts } = countingMetrics();
+  env.metrics = provider;
+  const components = fakeStream(options);
+  components.pipeline.threadsWritten = true;
+  const stream = await Stream.build(components, builder, env.logger, abort);
+  return { stream, world, counts, logs };
+}
+
+/** Threads a process may start beside its main thread. */
+const spareCores = availableParallelism() - 1;
+
+describe('pipeline threads by default', () => {
+  it('run a mapping on a thread, with its metrics counted and its log lines written as here', async () => {
+    assert.ok(availableParallelism() >= 2, 'this machine has one core: nothing to spread over');
+    const n = 3000;
+    const processors = [
+      processor('mapping', MAPPING, 0),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a Bloblang interpolation
+      processor('log', { level: 'INFO', message: 'doc ${! this.id }' }, 1),
+    ];
+    const one = await build({ messages: docs(n), threads: 1, grouped: true, processors });
+    assert.equal(one.stream.pipelineThreads, 0);
+    await one.stream.run();
+
+    const two = await build({ messages: docs(n), threads: 2, grouped: true, processors });
+    assert.equal(two.stream.pipelineThreads, 1);
+    await two.stream.whenPipelineThreadsStarted();
+    await two.stream.run();
+    assert.ok(two.stream.pipelineThreadGroups > 0, 'no group ran on the thread');
+    assert.equal(two.world.acks.length, n);
+    assert.deepEqual([...two.world.written].sort(), [...one.world.written].sort());
+
+    // The processors' series hold every message, wherever it ran: the same as with one thread.
+    assert.equal(two.counts.get('root.pipeline.processors.0 processor_received'), n);
+    assert.deepEqual(new Map([...two.counts].sort()), new Map([...one.counts].sort()));
+
+    // Every line of the `log` processor went through the stream's logger, with its path.
+    const lines = (built: Built) =>
+      built.logs.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('doc '));
+    assert.equal(lines(two).length, n);
+    assert.ok(lines(two).every((l) => l.path === 'root.pipeline.processors.1' && l.level === 30));
+    assert.deepEqual(new Set(lines(two).map((l) => l.msg)), new Set(lines(one).map((l) => l.msg)));
+  });
+
+  it('keep a pipeline with nothing to spread on the main thread, and say so', async () => {
+    assert.equal(spreadsWork([processor('noop', {})]), false);
+    assert.equal(spreadsWork([processor('mapping', 'root = this')]), true);
+    const wrapped = processor('catch', [processor('mapping', 'root = this')]);
+    assert.equal(spreadsWork([wrapped]), true);
+
+    const noop = await build({ messages: docs(10), threads: 2, processors: [processor('noop', {})] });
+    assert.equal(noop.stream.pipelineThreads, 0);
+    assert.ok(noop.logs.some((l) => String(l.msg).includes('no per-message work to spread')));
+    await noop.stream.run();
+    assert.equal(noop.world.written.length, 10);
+  });
+
+  it('NEKTON_PIPELINE_WORKERS=0 turns them off', async () => {
+    process.env.NEKTON_PIPELINE_WORKERS = '0';
+    try {
+      const off = await build({
+        messages: docs(10),
+        threads: 2,
+        processors: [processor('mapping', MAPPING)],
+      });
+      assert.equal(off.stream.pipelineThreads, 0);
+      assert.ok(off.logs.some((l) => String(l.msg).includes('NEKTON_PIPELINE_WORKERS')));
+      await off.stream.run();
+      assert.equal(off.world.written.length, 10);
+    } finally {
+      delete process.env.NEKTON_PIPELINE_WORKERS;
+    }
+  });
+
+  it('share the spare cores between the streams of a process', async () => {
+    assert.equal(reserveThreads(5, 3), 2);
+    assert.equal(reserveThreads(1, 3), 0);
+    releaseThreads(2);
+
+    const options = { messages: docs(20), threads: -1, processors: [processor('mapping', MAPPING)] };
+    const first = await build(options);
+    assert.equal(first.stream.pipelineThreads, spareCores);
+    const second = await build(options);
+    assert.equal(second.stream.pipelineThreads, 0);
+    assert.ok(second.logs.some((l) => String(l.msg).includes('one per spare core')));
+    await Promise.all([first.stream.run(), second.stream.run()]);
+    assert.equal(first.world.written.length + second.world.written.length, 40);
+    // The first stream gave its thread back when it ended.
+    const third = await build(options);
+    assert.equal(third.stream.pipelineThreads, spareCores);
+    await third.stream.run();
+  });
+});
