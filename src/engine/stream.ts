@@ -748,6 +748,9 @@ function startPool(
   const granted = reserveThreads(size - 1, cores);
   if (granted === 0)
     return stay(`the process already runs ${cores - 1} pipeline thread(s), one per spare core`);
+  logger.info(
+    `pipeline.threads ${pipeline.threads}: the processors run on the main thread and ${granted} worker thread(s)`,
+  );
   // The threads start while the stream does: until one has built the processors, the main thread
   // runs every group itself (a thread takes ~0.1-0.2 s to load the bundle and build them).
   return ThreadPool.launch(

@@ -81,6 +81,7 @@ describe('pipeline threads by default', () => {
 
     const two = await build({ messages: docs(n), threads: 2, grouped: true, processors });
     assert.equal(two.stream.pipelineThreads, 1);
+    assert.ok(two.logs.some((l) => String(l.msg).includes('run on the main thread and 1 worker thread')));
     await two.stream.whenPipelineThreadsStarted();
     await two.stream.run();
     assert.ok(two.stream.pipelineThreadGroups > 0, 'no group ran on the thread');
