@@ -100,6 +100,22 @@ describe('pipeline threads by default', () => {
     assert.deepEqual(new Set(lines(two).map((l) => l.msg)), new Set(lines(one).map((l) => l.msg)));
   });
 
+  it('cross only batches and groups of 16 messages or more: single requests run on the main thread', async () => {
+    const mapping = [processor('mapping', MAPPING)];
+    const singles = await build({ messages: docs(400), threads: 2, processors: mapping });
+    assert.equal(singles.stream.pipelineThreads, 1);
+    await singles.stream.whenPipelineThreadsStarted();
+    await singles.stream.run();
+    assert.equal(singles.stream.pipelineThreadGroups, 0);
+    assert.equal(singles.world.written.length, 400);
+
+    const batches = await build({ messages: docs(400), batchSize: 20, threads: 2, processors: mapping });
+    await batches.stream.whenPipelineThreadsStarted();
+    await batches.stream.run();
+    assert.ok(batches.stream.pipelineThreadGroups > 0, 'no batch of 20 crossed');
+    assert.equal(batches.world.written.length, 400);
+  });
+
   it('keep a pipeline with nothing to spread on the main thread, and say so', async () => {
     assert.equal(spreadsWork([processor('noop', {})]), false);
     assert.equal(spreadsWork([processor('mapping', 'root = this')]), true);
