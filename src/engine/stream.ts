@@ -32,6 +32,7 @@ import {
   threadCount,
 } from './threads/pool.js';
 import type { Outcome } from './threads/wire.js';
+import { TimeSlicer } from './time_slicer.js';
 import { timerDelay } from './timer_delay.js';
 
 export interface StreamComponents {
@@ -67,6 +68,8 @@ const MAX_GROUP = 256;
  * request crossed).
  */
 const MIN_CROSSING = 16;
+/** How many reads a loop makes between two looks at the clock (see Stream.turns). */
+const READS_PER_TURN_CHECK = 64;
 
 export class Stream {
   readonly startedNs = process.hrtime.bigint();
@@ -87,6 +90,12 @@ export class Stream {
   private nackedByStop = 0;
   /** Transactions waiting for the output (see admission.ts). */
   private readonly slots: OrderedSlots;
+  /**
+   * An input that always has a message ready (`generate` with no interval) would keep the read
+   * loops in microtasks for good: `/ping`, `/metrics` and SIGTERM waited for the stream's end.
+   * The loops give the event loop a turn when a 20 ms slice is used up, checked every 64 reads.
+   */
+  private readonly turns = new TimeSlicer();
   /** Transactions settled so far: the stall check compares it across STALLED_FLUSH_MS. */
   private settledCount = 0;
   private stallCheck: NodeJS.Timeout | null = null;
@@ -319,7 +328,12 @@ export class Stream {
     const grouped =
       source.readMany !== undefined && (this.output.writeGroup !== undefined || this.pool !== null);
     const gated = this.buffer === null;
+    let reads = 0;
     for (;;) {
+      if (++reads === READS_PER_TURN_CHECK) {
+        reads = 0;
+        if (this.turns.due()) await this.turns.yieldTurn();
+      }
       const closed = gated ? this.gate.whenOpen() : undefined;
       if (closed) await closed;
       const got = grouped ? source.readMany!(MAX_GROUP) : source.read();
@@ -652,7 +666,12 @@ export class Stream {
   }
 
   private async pumpIntoBuffer(buffer: Buffer): Promise<void> {
+    let reads = 0;
     for (;;) {
+      if (++reads === READS_PER_TURN_CHECK) {
+        reads = 0;
+        if (this.turns.due()) await this.turns.yieldTurn();
+      }
       const closed = this.gate.whenOpen();
       if (closed) await closed;
       const txn = await this.input.read();

@@ -1,5 +1,6 @@
-// Long synchronous work (checking or building a big config) gives the event loop a turn every
-// few milliseconds, so `/ping` and other requests are answered while it runs.
+// Long synchronous work (checking or building a big config, a stream whose input always has a
+// message ready) gives the event loop a turn every few milliseconds, so `/ping`, other requests
+// and signals are answered while it runs.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Default slice: short enough that a loaded machine still answers well within ~100 ms. */
@@ -12,7 +13,16 @@ export class TimeSlicer {
 
   /** Yields to the event loop when the current slice has used up its time; otherwise returns at once. */
   async pause(): Promise<void> {
-    if (performance.now() - this.sliceStart < this.sliceMs) return;
+    if (this.due()) await this.yieldTurn();
+  }
+
+  /** Whether the current slice has used up its time (for loops that check without a promise). */
+  due(): boolean {
+    return performance.now() - this.sliceStart >= this.sliceMs;
+  }
+
+  /** Gives the event loop a turn (I/O, timers, signals) and starts a new slice. */
+  async yieldTurn(): Promise<void> {
     await nextTurn();
     this.sliceStart = performance.now();
   }
