@@ -23,14 +23,7 @@ import { inheritResponseStore } from './inherit_response_store.js';
 import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
 import { PauseGate } from './pause_gate.js';
-import {
-  IN_FLIGHT,
-  reserveThreads,
-  spreadsWork,
-  staysOnMain,
-  ThreadPool,
-  threadCount,
-} from './threads/pool.js';
+import { IN_FLIGHT, spreadsWork, staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
 import type { Outcome } from './threads/wire.js';
 import { TimeSlicer } from './time_slicer.js';
 import { timerDelay } from './timer_delay.js';
@@ -154,6 +147,8 @@ export class Stream {
     builder: ComponentBuilder,
     logger: Logger,
     abort: AbortController,
+    /** `pipelineThreads: false` for a stream that is only built to be checked, never run. */
+    options: { pipelineThreads?: boolean } = {},
   ): Promise<Stream> {
     const closers: Array<() => Promise<void>> = [];
     try {
@@ -169,13 +164,19 @@ export class Stream {
         const built = buffer;
         closers.push(() => built.close());
       }
-      const pool = startPool(components.pipeline, components.output, builder, logger);
+      const pool = startPool(
+        components.pipeline,
+        components.output,
+        builder,
+        logger,
+        options.pipelineThreads !== false,
+      );
       if (pool) closers.push(() => pool.close());
       const input = await builder.buildInput(components.input);
       // On pipeline threads, IN_FLIGHT loops per thread keep each busy while other groups cross;
       // one more runs groups here when every thread holds IN_FLIGHT.
       const threads = pool
-        ? pool.size * IN_FLIGHT + 1
+        ? pool.wanted * IN_FLIGHT + 1
         : components.pipeline.threads > 0
           ? components.pipeline.threads
           : 2;
@@ -754,6 +755,7 @@ function startPool(
   output: ComponentConfig,
   builder: ComponentBuilder,
   logger: Logger,
+  withThreads: boolean,
 ): ThreadPool | null {
   if (pipeline.processors.length === 0) return null;
   if (!pipeline.threadsWritten && pipeline.threads <= 1) return null;
@@ -764,6 +766,7 @@ function startPool(
     logger.info(`pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${why}`);
     return null;
   };
+  if (!withThreads) return null;
   const setting = pipelineWorkersSetting();
   if (setting === 'off') return stay('NEKTON_PIPELINE_WORKERS turns worker threads off');
   const why = staysOnMain(pipeline.processors);
@@ -774,15 +777,9 @@ function startPool(
   const { metrics, streamId, traced } = builder.threadEnv;
   if (traced) return stay('tracing records their spans here');
   // The main thread is one of the pipelines: it runs a group itself when every thread is busy.
-  const granted = reserveThreads(size - 1, cores);
-  if (granted === 0)
-    return stay(`the process already runs ${cores - 1} pipeline thread(s), one per spare core`);
-  logger.info(
-    `pipeline.threads ${pipeline.threads}: the processors run on the main thread and ${granted} worker thread(s)`,
-  );
   // The threads start while the stream does: until one has built the processors, the main thread
   // runs every group itself (a thread takes ~0.1-0.2 s to load the bundle and build them).
-  return ThreadPool.launch(
+  const pool = ThreadPool.launch(
     {
       processors: pipeline.processors,
       logLevel: logger.level,
@@ -790,7 +787,8 @@ function startPool(
       streamId,
       contentBack: !discardsContent(output),
     },
-    granted,
+    Math.min(size - 1, cores - 1),
+    cores,
     logger,
     metrics,
     (err) =>
@@ -798,6 +796,14 @@ function startPool(
         `pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${errorMessage(err)}`,
       ),
   );
+  const later =
+    pool.size < pool.wanted
+      ? `; ${pool.wanted - pool.size} more once the process's other streams give a core back (one pipeline thread per spare core, ${cores - 1} in all)`
+      : '';
+  logger.info(
+    `pipeline.threads ${pipeline.threads}: the processors run on the main thread and ${pool.size} worker thread(s)${later}`,
+  );
+  return pool;
 }
 
 function worthCrossing(group: TransactionGroup): boolean {

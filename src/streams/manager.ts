@@ -262,7 +262,10 @@ export class StreamManager {
     };
     let stream: Stream;
     try {
-      stream = await Stream.build(definition.config, new ComponentBuilder(env), this.options.logger, abort);
+      // No pipeline threads: a check would start (and stop) one, and hold a core the streams need.
+      stream = await Stream.build(definition.config, new ComponentBuilder(env), this.options.logger, abort, {
+        pipelineThreads: false,
+      });
     } catch (err) {
       throw new StreamBuildError(`${errorMessage(err)} (the running stream was left as it was)`);
     }

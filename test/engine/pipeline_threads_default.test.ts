@@ -4,7 +4,7 @@
 // the processors on the main thread, each saying why.
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { registry as builtins } from '../../src/components/registry.js';
 import type { MetricsProvider } from '../../src/engine/builder.js';
@@ -48,6 +48,9 @@ interface Built {
   logs: Array<Record<string, unknown>>;
 }
 
+/** Every stream built here: stopped after the tests, so a failed assertion leaves no thread running. */
+const everyStream: Stream[] = [];
+
 async function build(options: Parameters<typeof fakeStream>[0]): Promise<Built> {
   const world = new FakeWorld();
   const { builder, env, abort } = createTestEnv({
@@ -60,6 +63,7 @@ async function build(options: Parameters<typeof fakeStream>[0]): Promise<Built> 
   const components = fakeStream(options);
   components.pipeline.threadsWritten = true;
   const stream = await Stream.build(components, builder, env.logger, abort);
+  everyStream.push(stream);
   return { stream, world, counts, logs };
 }
 
@@ -67,6 +71,8 @@ async function build(options: Parameters<typeof fakeStream>[0]): Promise<Built> 
 const spareCores = availableParallelism() - 1;
 
 describe('pipeline threads by default', () => {
+  after(() => Promise.all(everyStream.map((s) => s.dispose())));
+
   it('run a mapping on a thread, with its metrics counted and its log lines written as here', async () => {
     assert.ok(availableParallelism() >= 2, 'this machine has one core: nothing to spread over');
     const n = 3000;
@@ -146,7 +152,7 @@ describe('pipeline threads by default', () => {
     }
   });
 
-  it('share the spare cores between the streams of a process', async () => {
+  it('share the spare cores between the streams of a process, handing a freed one to a waiting stream', async () => {
     assert.equal(reserveThreads(5, 3), 2);
     assert.equal(reserveThreads(1, 3), 0);
     releaseThreads(2);
@@ -156,10 +162,14 @@ describe('pipeline threads by default', () => {
     assert.equal(first.stream.pipelineThreads, spareCores);
     const second = await build(options);
     assert.equal(second.stream.pipelineThreads, 0);
-    assert.ok(second.logs.some((l) => String(l.msg).includes('one per spare core')));
-    await Promise.all([first.stream.run(), second.stream.run()]);
+    assert.ok(second.logs.some((l) => String(l.msg).includes('give a core back')));
+    // The first stream gives its thread back when it ends, and the waiting one starts it.
+    await first.stream.run();
+    assert.equal(second.stream.pipelineThreads, spareCores);
+    assert.ok(second.logs.some((l) => String(l.msg).includes('a core was given back')));
+    await second.stream.whenPipelineThreadsStarted();
+    await second.stream.run();
     assert.equal(first.world.written.length + second.world.written.length, 40);
-    // The first stream gave its thread back when it ended.
     const third = await build(options);
     assert.equal(third.stream.pipelineThreads, spareCores);
     await third.stream.run();

@@ -110,6 +110,8 @@ export function spreadsWork(processors: readonly ComponentConfig[]): boolean {
 
 /** Pipeline threads running in this process, across every stream. */
 let threadsInUse = 0;
+/** Pools that got fewer threads than they wanted, oldest first: they take cores given back. */
+const waitingForCores: ThreadPool[] = [];
 
 /**
  * How many of `wanted` pipeline threads a stream may start: all streams of a process share
@@ -123,8 +125,10 @@ export function reserveThreads(wanted: number, cores: number): number {
   return granted;
 }
 
+/** Gives threads back; pools still short of threads take them, oldest first. */
 export function releaseThreads(count: number): void {
   threadsInUse = Math.max(0, threadsInUse - count);
+  for (const pool of [...waitingForCores]) pool.takeFreedCores();
 }
 
 /** One per core when the config says -1 or 0, as the reference reads it. */
@@ -182,41 +186,68 @@ export class ThreadPool {
   private restartTimer: NodeJS.Timeout | null = null;
 
   private readonly forwarder: MetricsForwarder;
+  /** Threads of the process's budget this pool holds (started, starting or restarting). */
+  private reserved = 0;
+  /** Set after the first call of takeFreedCores (later ones take cores given back). */
+  private launched = false;
+  private readonly spawned: Promise<void>[] = [];
 
   private constructor(
     private readonly setup: WorkerSetup,
     private readonly logger: Logger,
     metrics: MetricsProvider,
-    private readonly reserved: number,
+    /** Threads the config asks for beside the main thread (never more than the spare cores). */
+    readonly wanted: number,
+    private readonly cores: number,
+    private readonly onRefused: (err: Error) => void,
   ) {
     this.forwarder = new MetricsForwarder(metrics);
   }
 
   /**
-   * Starts `size` threads without waiting for them: until one is ready, hasRoom() is false and the
-   * stream runs every group on the main thread. A thread that cannot build the processors stops
-   * them all (the pipeline stays on the main thread), with `onRefused` told why.
+   * Starts as many of `wanted` threads as the process has spare cores for, without waiting for
+   * them: until one is ready, hasRoom() is false and the stream runs every group on the main
+   * thread. The rest start when other streams give cores back (a stream replaced by a new config
+   * holds them until it stops). A thread that cannot build the processors stops them all (the
+   * pipeline stays on the main thread), with `onRefused` told why.
    */
   static launch(
     setup: WorkerSetup,
-    size: number,
+    wanted: number,
+    cores: number,
     logger: Logger,
     metrics: MetricsProvider,
     onRefused: (err: Error) => void,
   ): ThreadPool {
-    const pool = new ThreadPool(setup, logger, metrics, size);
-    const spawned: Promise<void>[] = [];
-    for (let i = 0; i < size; i++) {
-      spawned.push(
-        pool.spawn().catch((err: unknown) => {
-          if (pool.closing) return;
-          onRefused(err instanceof Error ? err : new Error(String(err)));
-          return pool.close();
+    const pool = new ThreadPool(setup, logger, metrics, wanted, cores, onRefused);
+    pool.takeFreedCores();
+    return pool;
+  }
+
+  /** Starts threads for the spare cores the process has now, up to `wanted`; waits for the rest. */
+  takeFreedCores(): void {
+    if (this.closing) return;
+    const granted = reserveThreads(this.wanted - this.reserved, this.cores);
+    this.reserved += granted;
+    for (let i = 0; i < granted; i++) {
+      this.spawned.push(
+        this.spawn().catch((err: unknown) => {
+          if (this.closing) return;
+          this.onRefused(err instanceof Error ? err : new Error(String(err)));
+          return this.close();
         }),
       );
     }
-    pool.started = Promise.all(spawned).then(() => undefined);
-    return pool;
+    if (granted > 0) {
+      this.started = Promise.all(this.spawned).then(() => undefined);
+      if (this.launched)
+        this.logger.info(`pipeline threads: a core was given back, ${this.reserved} worker thread(s) now`);
+    }
+    this.launched = true;
+    const at = waitingForCores.indexOf(this);
+    if (this.reserved < this.wanted) {
+      if (at < 0) waitingForCores.push(this);
+    } else if (at >= 0) waitingForCores.splice(at, 1);
   }
 
   /** Settles once every thread launched with the pool is ready, or the pool gave them up. */
@@ -250,9 +281,19 @@ export class ThreadPool {
   }
 
   /** Stops every thread; groups still on them fail (the stream nacks them). */
-  async close(): Promise<void> {
-    if (!this.closing) releaseThreads(this.reserved);
+  close(): Promise<void> {
+    this.closed ??= this.shutDown();
+    return this.closed;
+  }
+
+  private closed: Promise<void> | undefined;
+
+  private async shutDown(): Promise<void> {
     this.closing = true;
+    const at = waitingForCores.indexOf(this);
+    if (at >= 0) waitingForCores.splice(at, 1);
+    const held = this.reserved;
+    this.reserved = 0;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const stopped = new Error('the pipeline threads were stopped');
     for (const q of this.queued.splice(0)) q.waiting.reject(stopped);
@@ -260,6 +301,8 @@ export class ThreadPool {
     this.threads.clear();
     for (const t of threads) this.failAll(t, stopped);
     await Promise.all(threads.map((t) => t.worker.terminate()));
+    // Given back once they are gone: a stream waiting for a core starts its thread now.
+    releaseThreads(held);
   }
 
   private leastBusy(): Thread | undefined {
