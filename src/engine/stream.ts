@@ -61,8 +61,6 @@ const MAX_GROUP = 256;
  * request crossed).
  */
 const MIN_CROSSING = 16;
-/** How many reads a loop makes between two looks at the clock (see Stream.turns). */
-const READS_PER_TURN_CHECK = 64;
 
 export class Stream {
   readonly startedNs = process.hrtime.bigint();
@@ -86,7 +84,7 @@ export class Stream {
   /**
    * An input that always has a message ready (`generate` with no interval) would keep the read
    * loops in microtasks for good: `/ping`, `/metrics` and SIGTERM waited for the stream's end.
-   * The loops give the event loop a turn when a 20 ms slice is used up, checked every 64 reads.
+   * The loops give the event loop a turn when a 20 ms slice is used up (TimeSlicer.tick).
    */
   private readonly turns = new TimeSlicer();
   /** Transactions settled so far: the stall check compares it across STALLED_FLUSH_MS. */
@@ -329,12 +327,9 @@ export class Stream {
     const grouped =
       source.readMany !== undefined && (this.output.writeGroup !== undefined || this.pool !== null);
     const gated = this.buffer === null;
-    let reads = 0;
     for (;;) {
-      if (++reads === READS_PER_TURN_CHECK) {
-        reads = 0;
-        if (this.turns.due()) await this.turns.yieldTurn();
-      }
+      const turn = this.turns.tick();
+      if (turn) await turn;
       const closed = gated ? this.gate.whenOpen() : undefined;
       if (closed) await closed;
       const got = grouped ? source.readMany!(MAX_GROUP) : source.read();
@@ -667,12 +662,9 @@ export class Stream {
   }
 
   private async pumpIntoBuffer(buffer: Buffer): Promise<void> {
-    let reads = 0;
     for (;;) {
-      if (++reads === READS_PER_TURN_CHECK) {
-        reads = 0;
-        if (this.turns.due()) await this.turns.yieldTurn();
-      }
+      const turn = this.turns.tick();
+      if (turn) await turn;
       const closed = this.gate.whenOpen();
       if (closed) await closed;
       const txn = await this.input.read();
@@ -757,7 +749,7 @@ function startPool(
   logger: Logger,
   withThreads: boolean,
 ): ThreadPool | null {
-  if (pipeline.processors.length === 0) return null;
+  if (!withThreads || pipeline.processors.length === 0) return null;
   if (!pipeline.threadsWritten && pipeline.threads <= 1) return null;
   const cores = availableParallelism();
   const size = threadCount(pipeline.threads, cores);
@@ -766,7 +758,6 @@ function startPool(
     logger.info(`pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${why}`);
     return null;
   };
-  if (!withThreads) return null;
   const setting = pipelineWorkersSetting();
   if (setting === 'off') return stay('NEKTON_PIPELINE_WORKERS turns worker threads off');
   const why = staysOnMain(pipeline.processors);

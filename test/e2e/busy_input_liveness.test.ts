@@ -2,12 +2,8 @@
 // answers /ping and /metrics and stops on SIGTERM: its read loops give the event loop a turn
 // (src/engine/stream.ts, `turns`). Before, every request timed out and SIGTERM was never handled.
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { startNekton, tempDir } from '../helpers/cli.js';
-import { freePort } from '../helpers/ports.js';
+import { startNektonOnPort } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 const config = (port: number) => `http:
@@ -34,11 +30,7 @@ async function get(url: string): Promise<{ status: number; body: string }> {
 
 describe('a stream whose input never waits', () => {
   it('answers /ping and /metrics while it runs, and stops on SIGTERM', async () => {
-    const port = await freePort();
-    const file = join(tempDir(), 'busy.yaml');
-    writeFileSync(file, config(port));
-    const child = startNekton(['-c', file]);
-    const exited = once(child, 'exit');
+    const { nekton: child, port, exited } = await startNektonOnPort(config);
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitFor(async () => (await get(`${base}/ping`).catch(() => null))?.status === 200, {
@@ -56,8 +48,7 @@ describe('a stream whose input never waits', () => {
       await waitFor(async () => (await received()) > first, { message: 'input_received did not move' });
       assert.ok(first > 0, 'nothing was read');
       child.kill('SIGTERM');
-      const [code] = await exited;
-      assert.equal(code, 0, child.output());
+      assert.equal(await exited, 0, child.output());
     } finally {
       child.kill('SIGKILL');
     }

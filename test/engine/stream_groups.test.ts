@@ -24,6 +24,18 @@ async function buildStream(world: FakeWorld, options: Parameters<typeof fakeStre
   return Stream.build(fakeStream({ grouped: true, ...options }), builder, env.logger, abort);
 }
 
+/** A stream (replaying nacks) whose `attempt`th write fails, run to its end: what the output saw. */
+async function runFailingWrite(
+  attempt: number,
+  options: Parameters<typeof fakeStream>[0],
+): Promise<FakeWorld> {
+  const world = new FakeWorld();
+  world.failWrite = (n) => n === attempt;
+  const stream = await buildStream(world, { autoReplayNacks: true, ...options });
+  await stream.run();
+  return world;
+}
+
 /** A processor that answers each message once the test lets that message through. */
 function gatedSpec(gates: Map<string, Promise<void>>): ComponentSpec {
   return {
@@ -134,14 +146,7 @@ describe('stream groups', () => {
   }
 
   it('replays a stalled partial batch whose write failed, losing nothing', async () => {
-    const world = new FakeWorld();
-    world.failWrite = (attempt) => attempt === 1;
-    const stream = await buildStream(world, {
-      messages: numbered(10_000),
-      batchCount: 6_000,
-      autoReplayNacks: true,
-    });
-    await stream.run();
+    const world = await runFailingWrite(1, { messages: numbered(10_000), batchCount: 6_000 });
     assert.deepEqual([...new Set(world.written)].sort(), numbered(10_000).sort());
     const failed = world.writeAttempts[0]!;
     assert.ok(failed.length > 0);
@@ -153,15 +158,7 @@ describe('stream groups', () => {
   });
 
   it('replays the group of a failed batched write until everything is delivered', async () => {
-    const world = new FakeWorld();
-    world.failWrite = (attempt) => attempt === 2;
-    const stream = await buildStream(world, {
-      messages: numbered(500),
-      batchCount: 40,
-      autoReplayNacks: true,
-      maxInFlight: 2,
-    });
-    await stream.run();
+    const world = await runFailingWrite(2, { messages: numbered(500), batchCount: 40, maxInFlight: 2 });
     assert.deepEqual([...new Set(world.written)].sort(), numbered(500).sort());
     assert.equal(successes(world), 500);
     assert.equal(world.acks.length, 500);

@@ -1,8 +1,9 @@
 // Runs the built `bin/nekton` as a user would, with a bounded lifetime.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
 
 export interface CliResult {
   code: number | null;
@@ -54,4 +55,19 @@ export function startNekton(
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   return Object.assign(child, { output: () => output });
+}
+
+/**
+ * Starts nekton on a config written for a free port (`config(port)`), in the background; `exited`
+ * settles with its exit code. The caller stops it.
+ */
+export async function startNektonOnPort(
+  config: (port: number) => string,
+): Promise<{ nekton: ReturnType<typeof startNekton>; port: number; exited: Promise<number | null> }> {
+  const port = await freePort();
+  const file = join(tempDir(), 'config.yaml');
+  writeFileSync(file, config(port));
+  const nekton = startNekton(['-c', file]);
+  const exited = new Promise<number | null>((resolve) => nekton.on('exit', (code) => resolve(code)));
+  return { nekton, port, exited };
 }

@@ -2,11 +2,9 @@
 // every stream stopped, /ping went silent and SIGTERM was ignored. With a linear-time engine the
 // pathological messages pass, the ones after them arrive, /ping answers and SIGTERM stops nekton.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { startNekton, tempDir } from '../helpers/cli.js';
-import { freePort, waitFor } from '../helpers/kit.js';
+import { startNektonOnPort } from '../helpers/cli.js';
+import { waitFor } from '../helpers/kit.js';
 
 const PATHOLOGICAL = `${'a'.repeat(40)}!`;
 
@@ -36,11 +34,7 @@ output:
 
 describe('a catastrophic pattern in a running stream', () => {
   it('does not freeze the process: later messages, /ping and SIGTERM all work', async () => {
-    const port = await freePort();
-    const file = join(tempDir(), 'freeze.yaml');
-    writeFileSync(file, config(port));
-    const nekton = startNekton(['-c', file]);
-    const exited = new Promise<number | null>((resolve) => nekton.on('exit', (code) => resolve(code)));
+    const { nekton, port, exited } = await startNektonOnPort(config);
     try {
       const lines = () => nekton.output().split('\n');
       // Three pathological messages went through the check, and messages after them arrived.
