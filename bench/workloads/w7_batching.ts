@@ -10,8 +10,9 @@ import { timeCommand, timeNekton } from '../processes.js';
 const COUNTS = [1, 100, 1000] as const;
 
 /** W2's config with its file input inside a batching `broker` (count 0: not batched). */
-export function batchedMappingConfig(dataFile: string, count: number, threads?: number): string {
-  const file = `file:\n    paths: [ ${JSON.stringify(dataFile)} ]\n`;
+export function batchedMappingConfig(dataFile: string | string[], count: number, threads?: number): string {
+  const files = (Array.isArray(dataFile) ? dataFile : [dataFile]).map((f) => JSON.stringify(f));
+  const file = `file:\n    paths: [ ${files.join(', ')} ]\n`;
   const input =
     count > 0
       ? `  broker:\n    inputs:\n      - ${file.replace('\n    paths', '\n          paths')}    batching:\n      count: ${count}\n`
