@@ -11,3 +11,14 @@ export function stopController(): AbortController {
   setMaxListeners(0, controller.signal);
   return controller;
 }
+
+/**
+ * AbortSignal.any with the listener limit lifted too: a processor that composes its own stop with
+ * the stream's has one waiter per message in flight (a `sleep` in an output's processors runs for
+ * up to max_in_flight messages at once), and Node warned of a leak at the eleventh.
+ */
+export function anySignal(signals: AbortSignal[]): AbortSignal {
+  const signal = AbortSignal.any(signals);
+  setMaxListeners(0, signal);
+  return signal;
+}

@@ -2,10 +2,12 @@
 import { defineRootComponent, field } from '../../config/spec.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import type { InprocBus } from '../../engine/inproc.js';
+import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 
 export class InprocWriter implements OutputWriter {
-  private readonly stop = new AbortController();
+  /** Every write in flight waits on it (a listener each): stopController lifts Node's limit of 10. */
+  private readonly stop = stopController();
 
   constructor(
     private readonly bus: InprocBus,

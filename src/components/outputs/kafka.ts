@@ -7,6 +7,7 @@ import { type ConfigOf, defineComponent, field } from '../../config/spec.js';
 import { Backoff, sleep } from '../../engine/backoff.js';
 import type { Output, OutputWriter } from '../../engine/component.js';
 import { ConfigError, NotConnectedError } from '../../engine/errors.js';
+import { stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 import { backoffField, type ParsedBackoff } from '../fields/backoff.js';
 import { batchingField } from '../fields/batching.js';
@@ -221,7 +222,8 @@ export function kafkaRecordTemplate(config: KafkaOutputConfig, base: RecordTempl
  * reconnects; a batch that cannot become records (bad partition or timestamp) fails at once.
  */
 export class RetryingKafkaWriter implements OutputWriter {
-  private readonly closing = new AbortController();
+  /** Writes in flight wait on it while they back off (a listener each). */
+  private readonly closing = stopController();
 
   constructor(
     private readonly inner: OutputWriter,

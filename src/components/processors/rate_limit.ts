@@ -4,7 +4,7 @@ import { sleep } from '../../engine/backoff.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
 import { requireResource } from '../../engine/processor_helpers.js';
-import { stopController } from '../../engine/stop_signal.js';
+import { anySignal, stopController } from '../../engine/stop_signal.js';
 
 /** How long to wait before asking again when the rate limit itself fails. */
 const ERROR_WAIT_MS = 1000;
@@ -44,7 +44,7 @@ rate_limit_resources:
   build: (config, ctx): Processor => {
     requireResource(ctx, 'rate_limit', config.resource);
     const stopped = stopController();
-    const signal = AbortSignal.any([stopped.signal, ctx.signal]);
+    const signal = anySignal([stopped.signal, ctx.signal]);
 
     /** Resolves once one access is granted; throws when the processor stops first. */
     const acquire = async (): Promise<void> => {

@@ -3,7 +3,7 @@ import { defineComponent, durationMs, field } from '../../config/spec.js';
 import { sleep } from '../../engine/backoff.js';
 import type { Processor } from '../../engine/component.js';
 import { errorMessage } from '../../engine/errors.js';
-import { stopController } from '../../engine/stop_signal.js';
+import { anySignal, stopController } from '../../engine/stop_signal.js';
 import type { Batch } from '../../message/message.js';
 
 export const spec = defineComponent({
@@ -43,7 +43,7 @@ output:
     // A static duration is parsed once; a bad one is a config error rather than a silent no-op.
     const staticMs = duration.isStatic ? durationMs(duration.render([], 0), 'duration') : null;
     const stopped = stopController();
-    const signal = AbortSignal.any([stopped.signal, ctx.signal]);
+    const signal = anySignal([stopped.signal, ctx.signal]);
 
     const totalMs = (batch: Batch): number => {
       if (staticMs !== null) return staticMs * batch.length;

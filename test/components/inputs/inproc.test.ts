@@ -28,6 +28,31 @@ describe('inproc input and output', () => {
     await assert.rejects(failing, /downstream failed/);
   });
 
+  it('many writes waiting for a reader at once raise no listener-leak warning', async () => {
+    // The output runs up to max_in_flight writes at once; each waits on the writer's stop signal.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const bus = new MemoryInprocBus();
+      const writer = new InprocWriter(bus, 'busy');
+      const writes = Array.from({ length: 30 }, (_, i) => writer.write([new Message(`${i}`)]));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+        [],
+      );
+      await writer.close();
+      const settled = await Promise.allSettled(writes);
+      assert.ok(
+        settled.every((s) => s.status === 'rejected'),
+        'a closed writer fails what waited',
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('send waits for a reader (backpressure) and reports readers', async () => {
     const bus = new MemoryInprocBus();
     assert.equal(bus.hasReader('p'), false);

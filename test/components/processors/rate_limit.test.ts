@@ -18,6 +18,28 @@ describe('rate_limit processor', () => {
     assert.ok(Date.now() - started >= 250, 'the third should wait for the next interval');
   });
 
+  it('holds many messages at once without a listener-leak warning', async () => {
+    // An output's processors run for every message in flight at once: 40 wait here.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const ctx = createTestContext({ type: 'rate_limit' });
+      await ctx.testEnv.resources.set('rate_limit', 'some', new LocalRateLimit(20, 100), {});
+      const p = await spec.build({ resource: 'some' }, ctx);
+      const outs = await Promise.all(Array.from({ length: 40 }, (_, i) => p.process([new Message(`${i}`)])));
+      assert.equal(outs.length, 40);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+        [],
+      );
+      await p.close();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('fails at build when the rate limit resource does not exist', () => {
     assert.throws(() => spec.build({ resource: 'none' }, createTestContext()), /rate limit resource 'none'/);
   });

@@ -29,6 +29,27 @@ describe('sleep processor', () => {
     await assert.rejects(pending, /processor stopped/);
   });
 
+  it('sleeps for many messages at once without a listener-leak warning', async () => {
+    // An output's processors run for every message in flight at once: 64 sleeps here.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const p = await spec.build({ duration: '20ms' }, createTestContext());
+      const outs = await Promise.all(Array.from({ length: 64 }, (_, i) => p.process([new Message(`${i}`)])));
+      assert.equal(outs.length, 64);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+        [],
+      );
+      await p.close();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('refuses a static duration that does not parse', () => {
     assert.throws(() => spec.build({ duration: 'forever' }, createTestContext()), /invalid duration/);
   });
