@@ -41,9 +41,12 @@ export function parseYaml(text: string, file?: string): ParsedYaml {
  * other one (a 4 MB body of 300,000 keys took minutes and blocked the server); checkStructure
  * finds duplicates with a Set. merge: `<<: *anchor` merge keys, as Benthos (yaml.v3) reads them.
  * customTags: numbers as go-yaml resolves them (`30_000_000` is an int; see go_yaml.ts).
+ * logLevel 'error': the library would print its own warnings on stderr as Node warnings (a
+ * collection used as a key, twice per run); the linter reports such a key at its line instead.
  */
 export const YAML_OPTIONS = {
   prettyErrors: false,
+  logLevel: 'error' as const,
   strict: false,
   uniqueKeys: false,
   merge: true,

@@ -70,3 +70,23 @@ describe('nekton lint paths', () => {
     ]);
   });
 });
+
+describe('nekton and YAML warnings', () => {
+  it('reports a collection used as a key at its line, with no Node warning from the YAML library', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'key.yaml'),
+      'input:\n  generate:\n    ? [a, b]\n    : c\n    mapping: root = 1\noutput:\n  drop: {}\n',
+    );
+    for (const args of [
+      ['lint', 'key.yaml'],
+      ['-c', 'key.yaml'],
+    ]) {
+      const result = await runNekton(args, { cwd: dir });
+      const out = result.stdout + result.stderr;
+      assert.match(out, /key\.yaml\(3,1\) field \["a","b"\] not recognised/, args.join(' '));
+      assert.doesNotMatch(out, /Warning: Keys with collection values/, args.join(' '));
+      assert.equal(result.code, 1, args.join(' '));
+    }
+  });
+});
