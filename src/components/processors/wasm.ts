@@ -190,8 +190,10 @@ output:
     const logError = processorErrorLog(ctx.logger);
     const runner = new ModuleRunner(logError);
     // Loaded here, not at start: Node 20 warns that WASI is experimental when it loads.
-    const { WASI } = process.getBuiltinModule('node:wasi') as typeof import('node:wasi');
-    const wasi = new WASI({ version: 'preview1', args: [], env: {}, returnOnExit: true });
+    const wasi = withoutWasiWarning(() => {
+      const { WASI } = process.getBuiltinModule('node:wasi') as typeof import('node:wasi');
+      return new WASI({ version: 'preview1', args: [], env: {}, returnOnExit: true });
+    });
     const module = await wasmApi.compile(binary);
     const instance = await wasmApi.instantiate(module, {
       ...(wasi.getImportObject() as Record<string, object>),
@@ -217,3 +219,22 @@ output:
     };
   },
 });
+
+/**
+ * Node 20 prints "ExperimentalWarning: WASI is an experimental feature" on stderr when node:wasi
+ * loads: nekton chose WASI knowingly, so that line is not the user's to read. Only that warning is
+ * held back, only while the module loads and the instance is made.
+ */
+function withoutWasiWarning<T>(make: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (text.startsWith('WASI is an experimental feature')) return;
+    return (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emit;
+  }
+}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -20,6 +21,21 @@ async function wasm(fn = 'process'): Promise<Processor> {
 }
 
 describe('wasm processor', () => {
+  it('makes its WASI instance without Node printing an ExperimentalWarning', async () => {
+    // A child process: Node warns once per process, and this file's other tests build WASI too.
+    const script = [
+      `import { spec } from ${JSON.stringify(new URL('../../../src/components/processors/wasm.ts', import.meta.url).href)};`,
+      `import { createTestContext } from ${JSON.stringify(new URL('../../helpers/context.ts', import.meta.url).href)};`,
+      `await spec.build({ module_path: ${JSON.stringify(modulePath)}, function: 'process' }, createTestContext());`,
+      "process.stdout.write('built');",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    assert.equal(run.stdout, 'built', run.stderr);
+    assert.doesNotMatch(run.stderr, /ExperimentalWarning/);
+  });
+
   it('runs the module function on each message through the benthos_wasm ABI', async () => {
     const p = await wasm();
     const batch = [new Message('hello world'), new Message('Mixed 123 case')];
