@@ -1,5 +1,7 @@
 // The test kit: one import for waiting, ports, local services (addresses, the CI rule, clients, a
 // private server to kill) and recording outputs.
+
+export { listenerLeakWarnings } from './listener_warnings.js';
 export { closedPort, freePort } from './ports.js';
 export { PrivateServer } from './private_server.js';
 export { batchText, CallRecorder, GroupCallRecorder } from './recording_outputs.js';

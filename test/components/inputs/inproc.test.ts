@@ -4,6 +4,7 @@ import { InprocReader } from '../../../src/components/inputs/inproc.js';
 import { InprocWriter } from '../../../src/components/outputs/inproc.js';
 import { MemoryInprocBus } from '../../../src/engine/inproc.js';
 import { Message } from '../../../src/message/message.js';
+import { listenerLeakWarnings } from '../../helpers/kit.js';
 
 describe('inproc input and output', () => {
   it('a write completes only when the reader acks, and a nack fails it', async () => {
@@ -30,27 +31,19 @@ describe('inproc input and output', () => {
 
   it('many writes waiting for a reader at once raise no listener-leak warning', async () => {
     // The output runs up to max_in_flight writes at once; each waits on the writer's stop signal.
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
-    process.on('warning', onWarning);
-    try {
-      const bus = new MemoryInprocBus();
-      const writer = new InprocWriter(bus, 'busy');
-      const writes = Array.from({ length: 30 }, (_, i) => writer.write([new Message(`${i}`)]));
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(
-        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
-        [],
-      );
-      await writer.close();
-      const settled = await Promise.allSettled(writes);
-      assert.ok(
-        settled.every((s) => s.status === 'rejected'),
-        'a closed writer fails what waited',
-      );
-    } finally {
-      process.off('warning', onWarning);
-    }
+    const bus = new MemoryInprocBus();
+    const writer = new InprocWriter(bus, 'busy');
+    let writes: Promise<void>[] = [];
+    const warnings = await listenerLeakWarnings(async () => {
+      writes = Array.from({ length: 30 }, (_, i) => writer.write([new Message(`${i}`)]));
+    });
+    assert.deepEqual(warnings, []);
+    await writer.close();
+    const settled = await Promise.allSettled(writes);
+    assert.ok(
+      settled.every((s) => s.status === 'rejected'),
+      'a closed writer fails what waited',
+    );
   });
 
   it('send waits for a reader (backpressure) and reports readers', async () => {

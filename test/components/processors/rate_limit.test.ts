@@ -4,6 +4,7 @@ import { spec } from '../../../src/components/processors/rate_limit.js';
 import { LocalRateLimit } from '../../../src/components/rate_limits/local.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
+import { listenerLeakWarnings } from '../../helpers/kit.js';
 
 describe('rate_limit processor', () => {
   it('holds messages beyond the limit until the next interval', async () => {
@@ -20,24 +21,15 @@ describe('rate_limit processor', () => {
 
   it('holds many messages at once without a listener-leak warning', async () => {
     // An output's processors run for every message in flight at once: 40 wait here.
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
-    process.on('warning', onWarning);
-    try {
-      const ctx = createTestContext({ type: 'rate_limit' });
-      await ctx.testEnv.resources.set('rate_limit', 'some', new LocalRateLimit(20, 100), {});
-      const p = await spec.build({ resource: 'some' }, ctx);
+    const ctx = createTestContext({ type: 'rate_limit' });
+    await ctx.testEnv.resources.set('rate_limit', 'some', new LocalRateLimit(20, 100), {});
+    const p = await spec.build({ resource: 'some' }, ctx);
+    const warnings = await listenerLeakWarnings(async () => {
       const outs = await Promise.all(Array.from({ length: 40 }, (_, i) => p.process([new Message(`${i}`)])));
       assert.equal(outs.length, 40);
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(
-        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
-        [],
-      );
-      await p.close();
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
+    assert.deepEqual(warnings, []);
+    await p.close();
   });
 
   it('fails at build when the rate limit resource does not exist', () => {

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { spec } from '../../../src/components/processors/sleep.js';
 import { Message } from '../../../src/message/message.js';
 import { createTestContext } from '../../helpers/context.js';
+import { listenerLeakWarnings } from '../../helpers/kit.js';
 
 describe('sleep processor', () => {
   it('sleeps the duration once per message of the batch', async () => {
@@ -31,23 +32,13 @@ describe('sleep processor', () => {
 
   it('sleeps for many messages at once without a listener-leak warning', async () => {
     // An output's processors run for every message in flight at once: 64 sleeps here.
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
-    process.on('warning', onWarning);
-    try {
-      const p = await spec.build({ duration: '20ms' }, createTestContext());
+    const p = await spec.build({ duration: '20ms' }, createTestContext());
+    const warnings = await listenerLeakWarnings(async () => {
       const outs = await Promise.all(Array.from({ length: 64 }, (_, i) => p.process([new Message(`${i}`)])));
       assert.equal(outs.length, 64);
-      // Warnings are emitted on the next tick.
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(
-        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
-        [],
-      );
-      await p.close();
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
+    assert.deepEqual(warnings, []);
+    await p.close();
   });
 
   it('refuses a static duration that does not parse', () => {
