@@ -23,10 +23,12 @@ export class NatsJetStreamWriter extends NatsPublisherConnection implements Outp
     const js = this.js;
     if (!nc || !js || nc.isClosed()) throw new NotConnectedError('not connected to NATS');
     const publishes: Promise<unknown>[] = [];
+    const subjects: string[] = [];
     try {
       for (let i = 0; i < batch.length; i++) {
         const hdrs = this.headers.build(batch, i);
         const subject = this.subject.render(batch, i);
+        subjects.push(subject);
         publishes.push(js.publish(subject, (batch[i] as Message).bytes(), hdrs ? { headers: hdrs } : {}));
       }
     } catch (err) {
@@ -35,10 +37,11 @@ export class NatsJetStreamWriter extends NatsPublisherConnection implements Outp
     }
     // Every message must be stored; the first refusal (no stream for the subject, limits) fails the batch.
     const results = await Promise.allSettled(publishes);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (!failed) return;
-    if (nc.isClosed()) throw new NotConnectedError(`NATS connection lost: ${errorMessage(failed.reason)}`);
-    throw new Error(`JetStream publish failed: ${errorMessage(failed.reason)}`);
+    const at = results.findIndex((r) => r.status === 'rejected');
+    if (at < 0) return;
+    const reason = (results[at] as PromiseRejectedResult).reason;
+    if (nc.isClosed()) throw new NotConnectedError(`NATS connection lost: ${errorMessage(reason)}`);
+    throw new Error(`JetStream publish failed: ${publishFailure(reason, subjects[at]!)}`);
   }
 
   async close(): Promise<void> {
@@ -48,6 +51,16 @@ export class NatsJetStreamWriter extends NatsPublisherConnection implements Outp
     this.js = null;
     await closeQuietly(nc);
   }
+}
+
+/**
+ * The client reports a publish nobody answered as "jetstream is not enabled"; on a server with
+ * JetStream it means no stream captures the subject, which is what the user has to fix.
+ */
+function publishFailure(reason: unknown, subject: string): string {
+  const text = errorMessage(reason);
+  if (!/jetstream is not enabled/i.test(text)) return text;
+  return `no stream captures subject '${subject}' (the server had no responder for it: create a stream for the subject, or enable JetStream)`;
 }
 
 const fields = publishFields(

@@ -194,16 +194,21 @@ output:
   it('fails a publish no stream stores, so the message is nacked rather than lost', async (t) => {
     if (!(await requireService(t, 'nats'))) return;
     const ctx = createTestContext({ path: 'root.output' });
+    const subject = unique('nekton_nostream');
     const output = await ctx.buildOutput({
       type: 'nats_jetstream',
       label: '',
-      config: configOf(outputSpec, { urls: [NATS_URL], subject: unique('nekton_nostream') }),
+      config: configOf(outputSpec, { urls: [NATS_URL], subject }),
       processors: [],
       path: 'root.output',
       raw: {},
     });
     try {
-      await assert.rejects(output.write([new Message('x')]), /JetStream publish failed/);
+      // The client's own words ("jetstream is not enabled") would send the user the wrong way.
+      await assert.rejects(
+        output.write([new Message('x')]),
+        new RegExp(`JetStream publish failed: no stream captures subject '${subject}'`),
+      );
     } finally {
       await output.close();
     }
