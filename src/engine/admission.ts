@@ -5,6 +5,12 @@
 
 /** The least: what any stream admits (a batch in flight per output slot, groups read ahead). */
 export const MIN_ADMITTED = 4096;
+/**
+ * The bytes of input messages a stream lets wait for its output at once, beside the count: 4,096
+ * messages of 2 MB held 8 GB (a file of large lines into a slow output grew with the file). A
+ * message larger than this goes alone. Batching policies that need more wait for the stall flush.
+ */
+export const ADMITTED_BYTES = 128 * 1024 * 1024;
 /** The most: a policy's count beyond it fills its batches from the stall flush instead. */
 export const MAX_ADMITTED = 262_144;
 

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { Batch } from '../message/message.js';
-import { admittedTransactions } from './admission.js';
+import { ADMITTED_BYTES, admittedTransactions } from './admission.js';
 import { failedBatches, wholeFailure } from './batch_error.js';
 import type { ComponentBuilder } from './builder.js';
 import type {
@@ -69,9 +69,11 @@ export class Stream {
   private endedNs: bigint | null = null;
   private readonly pending = new Set<PendingTxn>();
 
-  /** Transactions dispatched to the output and not yet settled. */
+  /** Transactions dispatched to the output and not yet settled (a group counts each of its own). */
   get transactionsInFlight(): number {
-    return this.pending.size;
+    let count = 0;
+    for (const p of this.pending) count += p.weight;
+    return count;
   }
 
   /** Transactions the stop nacked because they had not finished within its timeout (0 if none). */
@@ -116,7 +118,7 @@ export class Stream {
     private readonly pool: ThreadPool | null,
     admitted: number,
   ) {
-    this.slots = new OrderedSlots(admitted);
+    this.slots = new OrderedSlots(admitted, ADMITTED_BYTES);
   }
 
   /** Worker threads that run the processors beside the main thread (`threads` - 1; 0: none). */
@@ -355,8 +357,9 @@ export class Stream {
         continue;
       }
       const out = batches;
-      if (this.slots.tryTake(1)) this.dispatch(txn, out);
-      else await this.waitForSlots(1, () => this.dispatch(txn, out));
+      const bytes = heldBytes(txn.batch);
+      if (this.slots.tryTake(1, bytes)) this.dispatch(txn, out, bytes);
+      else await this.waitForSlots(1, bytes, () => this.dispatch(txn, out, bytes));
     }
   }
 
@@ -481,13 +484,14 @@ export class Stream {
       const made = out.slice(from, to);
       from = to;
       const batch = live[i]!;
-      if (this.slots.tryTake(1)) this.dispatchPart(group, batch, made);
-      else await this.waitForSlots(1, () => this.dispatchPart(group, batch, made));
+      const bytes = heldBytes(batch);
+      if (this.slots.tryTake(1, bytes)) this.dispatchPart(group, batch, made, bytes);
+      else await this.waitForSlots(1, bytes, () => this.dispatchPart(group, batch, made, bytes));
     }
   }
 
-  private dispatchPart(group: TransactionGroup, batch: Batch, made: Batch[]): void {
-    const pending = new PendingTxn(null, group, [batch], 1, made, null);
+  private dispatchPart(group: TransactionGroup, batch: Batch, made: Batch[], bytes: number): void {
+    const pending = new PendingTxn(null, group, [batch], 1, bytes, made, null);
     this.pending.add(pending);
     const written =
       made.length === 1 ? this.output.write(made[0]!) : Promise.all(made.map((b) => this.output.write(b)));
@@ -549,8 +553,11 @@ export class Stream {
     out: Batch[],
     origins: number[] | null = null,
   ): Promise<void> {
-    if (this.slots.tryTake(live.length)) this.dispatchGroup(group, live, out, origins);
-    else await this.waitForSlots(live.length, () => this.dispatchGroup(group, live, out, origins));
+    let bytes = 0;
+    for (let i = 0; i < live.length; i++) bytes += heldBytes(live[i]!);
+    if (this.slots.tryTake(live.length, bytes)) this.dispatchGroup(group, live, out, origins, bytes);
+    else
+      await this.waitForSlots(live.length, bytes, () => this.dispatchGroup(group, live, out, origins, bytes));
   }
 
   private dispatchGroup(
@@ -558,14 +565,15 @@ export class Stream {
     live: Batch[],
     out: Batch[],
     origins: number[] | null,
+    bytes: number,
   ): void {
-    const pending = new PendingTxn(null, group, live, live.length, out, origins);
+    const pending = new PendingTxn(null, group, live, live.length, bytes, out, origins);
     this.pending.add(pending);
     this.track(pending, this.output.writeGroup!(out));
   }
 
-  private dispatch(txn: Transaction, batches: Batch[]): void {
-    const pending = new PendingTxn(txn, null, null, 1);
+  private dispatch(txn: Transaction, batches: Batch[], bytes: number): void {
+    const pending = new PendingTxn(txn, null, null, 1, bytes);
     this.pending.add(pending);
     const written =
       batches.length === 1
@@ -619,9 +627,9 @@ export class Stream {
   }
 
   /** Runs `dispatch` once `weight` transaction slots are free, watching for a stall meanwhile. */
-  private waitForSlots(weight: number, dispatch: () => void): Promise<void> {
+  private waitForSlots(weight: number, bytes: number, dispatch: () => void): Promise<void> {
     this.watchForStall();
-    return this.slots.whenFree(weight, dispatch);
+    return this.slots.whenFree(weight, dispatch, bytes);
   }
 
   /**
@@ -652,7 +660,7 @@ export class Stream {
   private finish(pending: PendingTxn): void {
     pending.settled = true;
     this.settledCount++;
-    if (this.pending.delete(pending)) this.slots.release(pending.weight);
+    if (this.pending.delete(pending)) this.slots.release(pending.weight, pending.bytes);
     if (this.pending.size === 0) for (const w of this.settledWaiters.splice(0)) w();
   }
 
@@ -718,6 +726,8 @@ class PendingTxn {
     readonly batches: readonly Batch[] | null,
     /** Transaction slots it holds (admission.ts). */
     readonly weight: number,
+    /** Bytes of the byte budget it holds: what its input messages hold (admission.ts). */
+    readonly bytes: number,
     /** A group's batches as written (what `batches` became). */
     readonly written: readonly Batch[] | null = null,
     /** For each written batch, the index in `batches` it came from; null: the same batches. */
@@ -829,4 +839,11 @@ function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
       },
     );
   });
+}
+
+/** What a batch's messages hold in bytes, as read (structured values never serialised count 0). */
+function heldBytes(batch: Batch): number {
+  let bytes = 0;
+  for (let i = 0; i < batch.length; i++) bytes += batch[i]!.heldBytes();
+  return bytes;
 }

@@ -229,6 +229,17 @@ export class Message {
     return this.bytes().byteLength;
   }
 
+  /**
+   * The bytes of content this message holds, without serialising anything: 0 for a structured value
+   * that was never bytes (the stream's byte budget counts what inputs read).
+   */
+  heldBytes(): number {
+    if (this.rawBytes !== null) return this.rawBytes.byteLength;
+    if (this.chunk !== null) return this.chunkEnd - this.chunkStart;
+    if (this.pendingText !== null) return this.pendingText.length;
+    return 0;
+  }
+
   /** The chunk holding the content while no view on it was made (see ofChunk), else null. */
   get sourceChunk(): Buffer | null {
     return this.rawBytes === null ? this.chunk : null;

@@ -31,4 +31,24 @@ describe('OrderedSlots', () => {
     assert.equal(slots.tryTake(2), false, 'the job holds three of four slots');
     assert.equal(slots.tryTake(1), true);
   });
+
+  it('waits for bytes as for slots, and lets a job larger than the byte budget run alone', () => {
+    const slots = new OrderedSlots(10, 100);
+    assert.equal(slots.tryTake(1, 60), true);
+    assert.equal(slots.tryTake(1, 50), false, '60 + 50 bytes are over the budget of 100');
+    let ran = false;
+    void slots.whenFree(
+      1,
+      () => {
+        ran = true;
+      },
+      500,
+    );
+    assert.equal(ran, false, 'a job of 500 bytes waits while anything holds bytes');
+    slots.release(1, 60);
+    assert.equal(ran, true, 'once nothing holds bytes, it takes the whole budget');
+    assert.equal(slots.tryTake(1, 1), false, 'and nothing else fits beside it');
+    slots.release(1, 500);
+    assert.equal(slots.tryTake(1, 100), true);
+  });
 });
