@@ -357,7 +357,7 @@ export class Stream {
         continue;
       }
       const out = batches;
-      const bytes = heldBytes(txn.batch);
+      const bytes = batchBytes(txn.batch);
       if (this.slots.tryTake(1, bytes)) this.dispatch(txn, out, bytes);
       else await this.waitForSlots(1, bytes, () => this.dispatch(txn, out, bytes));
     }
@@ -484,7 +484,7 @@ export class Stream {
       const made = out.slice(from, to);
       from = to;
       const batch = live[i]!;
-      const bytes = heldBytes(batch);
+      const bytes = batchBytes(batch);
       if (this.slots.tryTake(1, bytes)) this.dispatchPart(group, batch, made, bytes);
       else await this.waitForSlots(1, bytes, () => this.dispatchPart(group, batch, made, bytes));
     }
@@ -553,8 +553,7 @@ export class Stream {
     out: Batch[],
     origins: number[] | null = null,
   ): Promise<void> {
-    let bytes = 0;
-    for (let i = 0; i < live.length; i++) bytes += heldBytes(live[i]!);
+    const bytes = heldBytes(live);
     if (this.slots.tryTake(live.length, bytes)) this.dispatchGroup(group, live, out, origins, bytes);
     else
       await this.waitForSlots(live.length, bytes, () => this.dispatchGroup(group, live, out, origins, bytes));
@@ -842,8 +841,15 @@ function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
 }
 
 /** What a batch's messages hold in bytes, as read (structured values never serialised count 0). */
-function heldBytes(batch: Batch): number {
+function batchBytes(batch: Batch): number {
   let bytes = 0;
   for (let i = 0; i < batch.length; i++) bytes += batch[i]!.heldBytes();
+  return bytes;
+}
+
+/** batchBytes of a group's batches. */
+function heldBytes(batches: readonly Batch[]): number {
+  let bytes = 0;
+  for (let i = 0; i < batches.length; i++) bytes += batchBytes(batches[i]!);
   return bytes;
 }

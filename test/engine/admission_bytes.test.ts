@@ -13,11 +13,11 @@ import { waitFor } from '../helpers/kit.js';
 
 const MB = 1024 * 1024;
 
-async function build(world: FakeWorld, messages: string[]): Promise<Stream> {
+async function build(world: FakeWorld, messages: string[], batchCount = 0): Promise<Stream> {
   const { builder, env, abort } = createTestEnv({
     registry: new Registry([...builtins.list(), ...fakeSpecs(world)]),
   });
-  return Stream.build(fakeStream({ messages }), builder, env.logger, abort);
+  return Stream.build(fakeStream({ messages, batchCount }), builder, env.logger, abort);
 }
 
 describe('stream byte budget', () => {
@@ -42,6 +42,23 @@ describe('stream byte budget', () => {
     assert.equal(new Set(world.written.map((p) => p.slice(0, 3))).size, count);
     assert.equal(world.acks.length, count);
     assert.ok(world.acks.every((a) => a.error === null));
+  });
+
+  it('flushes partial batches when an output batch would not fit in the budget, every message once', async () => {
+    // 140 messages of 1 MB make a batch the 128 MB budget cannot admit: the stall flush writes
+    // what is there instead of waiting for ever.
+    const world = new FakeWorld();
+    const count = 150;
+    const messages = Array.from({ length: count }, (_, i) => `${i}`.padEnd(MB, 'z'));
+    const stream = await build(world, messages, 140);
+    await stream.run();
+    assert.equal(world.written.length, count);
+    assert.equal(new Set(world.written.map((p) => p.slice(0, 3))).size, count);
+    assert.ok(
+      world.writeAttempts.every((batch) => batch.length < 140),
+      `batches of ${world.writeAttempts.map((b) => b.length).join(', ')}`,
+    );
+    assert.equal(world.acks.length, count);
   });
 
   it('lets a message larger than the whole budget through alone', async () => {
