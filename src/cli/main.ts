@@ -7,6 +7,7 @@ import { isLogLevel, LOG_LEVEL_NAMES } from '../engine/log_levels.js';
 import { buildInfo } from '../http/version.js';
 import { addOpenApiCommand } from './openapi_command.js';
 import { addPluginCommands } from './plugin_command.js';
+import { prestartThreadsFor } from './thread_prestart.js';
 
 /** Options every command understands (also accepted before the subcommand, as Benthos allows). */
 export interface GlobalOptions {
@@ -78,6 +79,8 @@ async function runConfig(file: string | undefined, options: GlobalOptions): Prom
     );
     return 1;
   }
+  // Before the config is loaded: a pipeline thread it asks for boots meanwhile, on an idle core.
+  prestartThreadsFor(file, options.set);
   const { loadService } = await import('./load_service.js');
   const { runNormalMode } = await import('./normal_mode.js');
   const loaded = await loadService(file, options);

@@ -24,6 +24,7 @@ import { runProcessors } from './observed_processor.js';
 import { OrderedSlots } from './ordered_slots.js';
 import { PauseGate } from './pause_gate.js';
 import { IN_FLIGHT, spreadsWork, staysOnMain, ThreadPool, threadCount } from './threads/pool.js';
+import { dropSpareThread, pipelineWorkersSetting } from './threads/spare_thread.js';
 import type { Outcome } from './threads/wire.js';
 import { TimeSlicer } from './time_slicer.js';
 import { timerDelay } from './timer_delay.js';
@@ -735,18 +736,6 @@ class PendingTxn {
 }
 
 /**
- * `NEKTON_PIPELINE_WORKERS`: `0`/`false` keeps `pipeline.threads` on the main thread (its async
- * workers); `1`/`true` uses worker threads even for processors with nothing to spread (a `noop`);
- * unset, startPool decides.
- */
-export function pipelineWorkersSetting(env: NodeJS.ProcessEnv = process.env): 'off' | 'on' | 'auto' {
-  const value = env.NEKTON_PIPELINE_WORKERS?.toLowerCase();
-  if (value === '0' || value === 'false') return 'off';
-  if (value === '1' || value === 'true') return 'on';
-  return 'auto';
-}
-
-/**
  * Pipeline threads when the config asks for more than one, the processors have work to spread,
  * every one of them can cross (see threads/pool.ts), nothing needs their spans and the process has
  * a core left for them; otherwise null, with an info line saying why the processors stay here.
@@ -758,12 +747,18 @@ function startPool(
   logger: Logger,
   withThreads: boolean,
 ): ThreadPool | null {
-  if (!withThreads || pipeline.processors.length === 0) return null;
-  if (!pipeline.threadsWritten && pipeline.threads <= 1) return null;
+  // A thread `nekton -c` started ahead (threads/spare_thread.ts) is taken by the pool or dropped here.
+  const none = () => {
+    dropSpareThread();
+    return null;
+  };
+  if (!withThreads || pipeline.processors.length === 0) return none();
+  if (!pipeline.threadsWritten && pipeline.threads <= 1) return none();
   const cores = availableParallelism();
   const size = threadCount(pipeline.threads, cores);
-  if (size <= 1) return null;
+  if (size <= 1) return none();
   const stay = (why: string) => {
+    dropSpareThread();
     logger.info(`pipeline.threads ${pipeline.threads}: the processors run on the main thread: ${why}`);
     return null;
   };
@@ -800,8 +795,9 @@ function startPool(
     pool.size < pool.wanted
       ? `; ${pool.wanted - pool.size} more once the process's other streams give a core back (one pipeline thread per spare core, ${cores - 1} in all)`
       : '';
+  const ahead = pool.startedAhead > 0 ? ` (${pool.startedAhead} started while the config was read)` : '';
   logger.info(
-    `pipeline.threads ${pipeline.threads}: the processors run on the main thread and ${pool.size} worker thread(s)${later}`,
+    `pipeline.threads ${pipeline.threads}: the processors run on the main thread and ${pool.size} worker thread(s)${ahead}${later}`,
   );
   return pool;
 }

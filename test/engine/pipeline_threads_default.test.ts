@@ -3,6 +3,7 @@
 // pipeline with nothing to spread, a process out of spare cores and NEKTON_PIPELINE_WORKERS=0 keep
 // the processors on the main thread, each saying why.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { pino } from 'pino';
@@ -12,6 +13,7 @@ import type { ComponentConfig, MetricsScope } from '../../src/engine/context.js'
 import { Registry } from '../../src/engine/registry.js';
 import { Stream } from '../../src/engine/stream.js';
 import { releaseThreads, reserveThreads, spreadsWork } from '../../src/engine/threads/pool.js';
+import { prestartPipelineThread, spareThreadWaiting } from '../../src/engine/threads/spare_thread.js';
 import { createTestEnv } from '../helpers/context.js';
 import { FakeWorld, fakeSpecs, fakeStream } from '../helpers/fake_components.js';
 
@@ -150,6 +152,39 @@ describe('pipeline threads by default', () => {
     } finally {
       delete process.env.NEKTON_PIPELINE_WORKERS;
     }
+  });
+
+  it('take the thread started while the config was read, and drop it when the processors stay here', async () => {
+    assert.ok(availableParallelism() >= 2, 'this machine has one core: nothing to spread over');
+    const mapping = [processor('mapping', MAPPING)];
+    const ahead = prestartPipelineThread();
+    assert.ok(ahead, 'no thread was started ahead');
+    assert.equal(prestartPipelineThread(), null, 'a second spare while one waits');
+    const taken = await build({ messages: docs(400), batchSize: 20, threads: 2, processors: mapping });
+    assert.equal(spareThreadWaiting(), false);
+    assert.equal(taken.stream.pipelineThreads, 1);
+    assert.ok(
+      taken.logs.some((l) =>
+        String(l.msg).includes('1 worker thread(s) (1 started while the config was read)'),
+      ),
+    );
+    await taken.stream.whenPipelineThreadsStarted();
+    const exited = once(ahead, 'exit');
+    await taken.stream.run();
+    assert.ok(taken.stream.pipelineThreadGroups > 0, 'no group ran on the thread started ahead');
+    assert.equal(taken.world.written.length, 400);
+    // The stream owned it: stopping the stream stopped it.
+    await exited;
+
+    const unused = prestartPipelineThread();
+    assert.ok(unused, 'no thread was started ahead');
+    const dropped = once(unused, 'exit');
+    const noop = await build({ messages: docs(10), threads: 2, processors: [processor('noop', {})] });
+    assert.equal(noop.stream.pipelineThreads, 0);
+    assert.equal(spareThreadWaiting(), false);
+    await dropped;
+    await noop.stream.run();
+    assert.equal(noop.world.written.length, 10);
   });
 
   it('share the spare cores between the streams of a process, handing a freed one to a waiting stream', async () => {

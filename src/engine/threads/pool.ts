@@ -2,14 +2,14 @@
 // configs, and groups of batches cross as transferred buffers (wire.ts), one message each way per
 // group. Inputs, outputs and acks stay on the main thread. A thread that crashes fails the groups
 // it held (the stream nacks them, so they are delivered again) and is started anew.
-import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Batch } from '../../message/message.js';
 import type { MetricsProvider } from '../builder.js';
 import type { ComponentConfig } from '../context.js';
 import { MetricsForwarder } from './forwarded_metrics.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
+import { startThreadWorker, takeSpareThread } from './spare_thread.js';
 import { type Outcome, type Packet, readOutcomes, writeGroup } from './wire.js';
 
 /**
@@ -17,7 +17,7 @@ import { type Outcome, type Packet, readOutcomes, writeGroup } from './wire.js';
  * connection, shared state or request of the main thread). Anything else, nested anywhere in the
  * pipeline, keeps the whole pipeline on the main thread.
  */
-const CROSSING = new Set([
+export const CROSSING_PROCESSORS: ReadonlySet<string> = new Set([
   'archive',
   'avro',
   'bloblang',
@@ -56,7 +56,7 @@ export function staysOnMain(processors: readonly ComponentConfig[]): string | nu
 }
 
 function firstNotCrossing(cc: ComponentConfig): ComponentConfig | null {
-  if (!CROSSING.has(cc.type)) return cc;
+  if (!CROSSING_PROCESSORS.has(cc.type)) return cc;
   for (const nested of nestedComponents(cc.config)) {
     const found = firstNotCrossing(nested);
     if (found) return found;
@@ -136,24 +136,6 @@ export function threadCount(configured: number, cores: number): number {
   return configured > 0 ? configured : cores;
 }
 
-/**
- * What a pipeline thread runs: from the bundled CLI, bin/nekton itself (its code cache makes a
- * thread start in a fraction of the time the ~300 modules of dist/ take to load; src/cli/main.ts
- * sees the thread and runs service/pipeline_thread.ts); else that module itself (tsc output, or tsx
- * on src/).
- */
-function workerEntry(): URL {
-  const bundled = import.meta.url.endsWith('/dist/bundle/nekton.cjs');
-  const candidates = bundled
-    ? ['../../bin/nekton', '../service/pipeline_thread.js']
-    : ['../../service/pipeline_thread.js', '../../service/pipeline_thread.ts'];
-  for (const rel of candidates) {
-    const url = new URL(rel, import.meta.url);
-    if (existsSync(url)) return url;
-  }
-  throw new Error('the pipeline thread script (service/pipeline_thread.js) is missing: run `npm run build`');
-}
-
 interface Waiting {
   resolve(answer: Packet): void;
   reject(err: Error): void;
@@ -172,15 +154,14 @@ const MAX_RESTART_DELAY_MS = 5_000;
  * busy while the main thread runs a group of its own (with two, W2t's thread sat idle ~18% of the time).
  */
 export const IN_FLIGHT = 4;
-/** Built at run time: scripts/bundle.mjs refuses the bundle if its text holds a dynamic import of a package it does not know. */
-const DYNAMIC_IMPORT = String.fromCharCode(105) + 'mport';
-
 export class ThreadPool {
   private readonly threads = new Set<Thread>();
   private readonly queued: Array<{ batches: readonly Batch[]; waiting: Waiting }> = [];
   private nextId = 0;
   /** Groups the threads answered (done or failed). */
   answered = 0;
+  /** Threads this pool took from those started while the config was read (spare_thread.ts). */
+  startedAhead = 0;
   private closing = false;
   private crashesInARow = 0;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -340,15 +321,11 @@ export class ThreadPool {
 
   private spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const entry = workerEntry();
-      const workerData = { ...this.setup, pipelineThread: true };
-      // Running from src/ (tests): the thread registers the TypeScript loader first.
-      const worker = entry.pathname.endsWith('.ts')
-        ? new Worker(
-            `const load = (m) => ${DYNAMIC_IMPORT}(m); load('tsx/esm/api').then((tsx) => { tsx.register(); return load(${JSON.stringify(entry.href)}); })`,
-            { eval: true, workerData },
-          )
-        : new Worker(entry, { workerData });
+      // The thread started ahead of the stream (spare_thread.ts), else a new one.
+      const spare = takeSpareThread();
+      if (spare) this.startedAhead++;
+      const worker = spare ?? startThreadWorker();
+      worker.postMessage({ kind: 'setup', setup: this.setup } satisfies ToWorker);
       const thread = new Thread(worker);
       this.threads.add(thread);
       let settled = false;

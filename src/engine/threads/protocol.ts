@@ -14,7 +14,9 @@ export interface WorkerSetup {
 }
 
 /** Main thread -> pipeline thread. */
-export type ToWorker = { kind: 'run'; id: number; packet: Packet } | { kind: 'crash' };
+export type ToWorker =
+  /** First, once: the processors to build (the thread may have started before they were known). */
+  { kind: 'setup'; setup: WorkerSetup } | { kind: 'run'; id: number; packet: Packet } | { kind: 'crash' };
 
 /** Pipeline thread -> main thread. */
 export type FromWorker =

@@ -2,7 +2,7 @@
 // built-in components): builds the stream's processors from their configs and runs each group of
 // batches the main thread posts through them, posting back what each batch became. Acks, inputs
 // and outputs stay on the main thread.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import pino from 'pino';
 import type { Message } from '../../message/message.js';
 import { ComponentBuilder } from '../builder.js';
@@ -78,34 +78,47 @@ function contentOf(batch: Message[]): Array<string | null> {
   return out;
 }
 
-/** Serves the main thread's groups on this thread, with processors built from `registry`. */
+/**
+ * Serves the main thread's groups on this thread, with processors built from `registry` once the
+ * first message (`setup`) says which: the thread may start before the config is read.
+ */
 export function serveThread(registry: Registry): void {
   const port = parentPort!;
-  const setup = workerData as WorkerSetup;
   const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
   const metrics = new RecordingMetrics();
-  build(registry, setup, new AbortController(), metrics, post).then(
-    (processors) => {
-      port.on('message', (msg: ToWorker) => {
-        if (msg.kind === 'crash') {
-          // For tests: an exception nothing catches, as a bug in a processor would throw.
-          setImmediate(() => {
-            throw new Error('pipeline thread crashed on purpose');
-          });
-          return;
-        }
+  let processors: Processor[] = [];
+  let contentBack = true;
+  port.on('message', (msg: ToWorker) => {
+    switch (msg.kind) {
+      case 'setup':
+        contentBack = msg.setup.contentBack;
+        build(registry, msg.setup, new AbortController(), metrics, post).then(
+          (built) => {
+            processors = built;
+            post({ kind: 'ready' });
+          },
+          (err: unknown) => post({ kind: 'failed', error: asError(err).message }),
+        );
+        return;
+      case 'crash':
+        // For tests: an exception nothing catches, as a bug in a processor would throw.
+        setImmediate(() => {
+          throw new Error('pipeline thread crashed on purpose');
+        });
+        return;
+      case 'run': {
+        // Only after 'ready': the main thread sends groups to ready threads only.
         const { id } = msg;
-        runAll(processors, readGroup(msg.packet), setup.contentBack)
+        runAll(processors, readGroup(msg.packet), contentBack)
           .then(({ outcomes, texts }) => {
-            const { packet, transfer } = writeOutcomes(outcomes, texts, setup.contentBack);
+            const { packet, transfer } = writeOutcomes(outcomes, texts, contentBack);
             post({ kind: 'done', id, packet, metrics: metrics.drain() }, transfer);
           })
           .catch((err: unknown) =>
             post({ kind: 'error', id, error: asError(err).message, metrics: metrics.drain() }),
           );
-      });
-      post({ kind: 'ready' });
-    },
-    (err: unknown) => post({ kind: 'failed', error: asError(err).message }),
-  );
+        return;
+      }
+    }
+  });
 }
