@@ -112,5 +112,8 @@ export function pipelineWorkersSetting(env: NodeJS.ProcessEnv = process.env): 'o
 /** Stops the spare thread nobody will take (the stream keeps its processors on the main thread). */
 export function dropSpareThread(): void {
   const dropped = takeSpareThread();
-  if (dropped) void dropped.terminate();
+  if (!dropped) return;
+  // An error it throws while stopping has nobody to tell: it must not reach the process.
+  dropped.on('error', () => undefined);
+  void dropped.terminate();
 }
