@@ -1,8 +1,11 @@
 // `nekton -c` guesses from a config's text whether it asks for pipeline threads, to start one while
 // the config is read (src/cli/thread_prestart.ts).
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { asksForThreads } from '../../src/cli/thread_prestart.js';
+import { asksForThreads, prestartThreadsFor } from '../../src/cli/thread_prestart.js';
+import { spareThreadWaiting } from '../../src/engine/threads/spare_thread.js';
+import { runNekton, tempDir } from '../helpers/cli.js';
 
 describe('asking for pipeline threads, read from the text', () => {
   it('sees threads above one, -1 and 0 in YAML and JSON', () => {
@@ -26,5 +29,14 @@ describe('asking for pipeline threads, read from the text', () => {
     assert.equal(asksForThreads('pipeline:\n  threads: 4\n', ['pipeline.threads=1']), false);
     assert.equal(asksForThreads('pipeline:\n  threads: 1\n', ['pipeline.threads=2']), true);
     assert.equal(asksForThreads('pipeline:\n  threads: 4\n', ['logger.level=INFO']), true);
+  });
+
+  it('starts nothing for a config it cannot read; the run then says the file is missing', async () => {
+    const missing = join(tempDir(), 'threads.yaml');
+    prestartThreadsFor(missing, ['pipeline.threads=2']);
+    assert.equal(spareThreadWaiting(), false);
+    const result = await runNekton(['-c', missing, '-s', 'pipeline.threads=2']);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, `${missing}: file not found\n`);
   });
 });

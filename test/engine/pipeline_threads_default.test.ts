@@ -187,6 +187,24 @@ describe('pipeline threads by default', () => {
     assert.equal(noop.world.written.length, 10);
   });
 
+  it('start a thread of their own when the one started ahead is gone before the stream starts', async () => {
+    assert.ok(availableParallelism() >= 2, 'this machine has one core: nothing to spread over');
+    const ahead = prestartPipelineThread();
+    assert.ok(ahead, 'no thread was started ahead');
+    const exited = once(ahead, 'exit');
+    await ahead.terminate();
+    await exited;
+    assert.equal(spareThreadWaiting(), false);
+    const mapping = [processor('mapping', MAPPING)];
+    const built = await build({ messages: docs(400), batchSize: 20, threads: 2, processors: mapping });
+    assert.equal(built.stream.pipelineThreads, 1);
+    assert.ok(!built.logs.some((l) => String(l.msg).includes('started while the config was read')));
+    await built.stream.whenPipelineThreadsStarted();
+    await built.stream.run();
+    assert.ok(built.stream.pipelineThreadGroups > 0, 'no group ran on a thread');
+    assert.equal(built.world.written.length, 400);
+  });
+
   it('share the spare cores between the streams of a process, handing a freed one to a waiting stream', async () => {
     assert.equal(reserveThreads(5, 3), 2);
     assert.equal(reserveThreads(1, 3), 0);

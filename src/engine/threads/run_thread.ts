@@ -86,13 +86,13 @@ export function serveThread(registry: Registry): void {
   const port = parentPort!;
   const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
   const metrics = new RecordingMetrics();
+  let setup: WorkerSetup | null = null;
   let processors: Processor[] = [];
-  let contentBack = true;
   port.on('message', (msg: ToWorker) => {
     switch (msg.kind) {
       case 'setup':
-        contentBack = msg.setup.contentBack;
-        build(registry, msg.setup, new AbortController(), metrics, post).then(
+        setup = msg.setup;
+        build(registry, setup, new AbortController(), metrics, post).then(
           (built) => {
             processors = built;
             post({ kind: 'ready' });
@@ -109,6 +109,7 @@ export function serveThread(registry: Registry): void {
       case 'run': {
         // Only after 'ready': the main thread sends groups to ready threads only.
         const { id } = msg;
+        const { contentBack } = setup!;
         runAll(processors, readGroup(msg.packet), contentBack)
           .then(({ outcomes, texts }) => {
             const { packet, transfer } = writeOutcomes(outcomes, texts, contentBack);
